@@ -1,0 +1,10 @@
+"""officegym: Gymnasium environments in which agents do real back-office work with tools.
+
+Importing the package registers every environment id with gymnasium (gymnasium 1.x loads no plugin entry
+points), so ``gym.make("officegym/InvoiceApproval-v0")`` works after ``import officegym`` and
+``gym.make("officegym:officegym/InvoiceApproval-v0")`` works from a fresh process.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

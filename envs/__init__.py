@@ -1,0 +1,1 @@
+"""officegym subpackage."""
