@@ -1,0 +1,152 @@
+"""``ToolEnv``: the Gymnasium face shared by every officegym domain.
+
+The contract (DESIGN.md): the observation is text (the opening work order, then each tool's result); an
+action is one tool call; ``finish`` ends the episode; every failure is an ``Error: ...`` observation that
+changes nothing and never raises; the reward is 0 until the last step, which carries the grade; ``max_turns``
+truncates and is graded on the final state. A domain subclass supplies the tools, the tasks, a fresh world
+per episode, and the grader.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Generic, TypeVar
+
+import gymnasium as gym
+from rich.console import Console
+
+from ...spaces import AnyText, ToolCall, parse_action
+from ...spaces.json_schema import JsonSchema
+from ...spaces.tool_call import ToolCallDict
+from .episode_stats import EpisodeStats
+from .grade import Grade
+from .rendering import TranscriptEntry, print_entry, print_grade, transcript_text
+from .tool import Tool
+from .toolbox import FINISH_SCHEMA, ToolBox, no_transaction
+
+Ctx = TypeVar("Ctx")
+
+
+class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
+    """Base class of the tool-using environments. Subclasses set ``TOOLS`` and implement the hooks."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    TOOLS: ClassVar[tuple[Tool, ...]] = ()
+
+    def __init__(self, *, max_turns: int, render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                             f"got {render_mode!r}")
+        if max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        self.render_mode = render_mode
+        self.max_turns = max_turns
+        self.toolbox = ToolBox(self.TOOLS, self._atomic)
+        self.tool_schemas: list[JsonSchema] = self.toolbox.schemas()
+        self.action_space = ToolCall([*self.tool_schemas, FINISH_SCHEMA])
+        self.observation_space = AnyText()
+        self.stats = EpisodeStats()
+        self._ctx: Ctx | None = None
+        self._done = True
+        self._transcript: list[TranscriptEntry] = []
+        self._final_grade: dict[str, Any] | None = None
+        self._console: Console | None = None
+
+    # ----------------------------------------------------------------- hooks for the domain
+    @abstractmethod
+    def _task_ids(self) -> Sequence[str]:
+        """The selected tasks, in a fixed order (reset draws from them with the seeded RNG)."""
+
+    @abstractmethod
+    def _start_episode(self, task_id: str) -> tuple[Ctx, str, dict[str, Any]]:
+        """A fresh private world for ``task_id``: the context tools receive, the opening message, and the
+        task's info (``tier`` and whatever else the domain reports at reset)."""
+
+    @abstractmethod
+    def _grade_episode(self, ctx: Ctx) -> Grade:
+        """Grade the final state of the episode."""
+
+    @abstractmethod
+    def system_prompt(self) -> str:
+        """The policy text an LLM agent gets as its system message."""
+
+    def _atomic(self, ctx: Ctx, tool: Tool) -> AbstractContextManager[None]:
+        """Run one tool call so that a failure leaves no trace. Domains with a database override this."""
+        return no_transaction(ctx, tool)
+
+    # ----------------------------------------------------------------- gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        task_ids = list(self._task_ids())
+        task_id = (options or {}).get("task_id")
+        if task_id is None:
+            task_id = task_ids[int(self.np_random.integers(len(task_ids)))]
+        elif task_id not in task_ids:
+            raise ValueError(f"unknown task_id {task_id!r} for this env; it has {len(task_ids)} selected tasks "
+                             f"(e.g. {', '.join(task_ids[:3])})")
+        self._ctx, opening, task_info = self._start_episode(task_id)
+        self.stats = EpisodeStats()
+        self._done = False
+        self._final_grade = None
+        self._transcript = [TranscriptEntry(0, None, {}, opening)]
+        if self.render_mode == "human":
+            print_entry(self._get_console(), self._transcript[0])
+        info = {"system_prompt": self.system_prompt(), "tools": self.tool_schemas, "task_id": task_id,
+                **task_info}
+        return opening, info
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self._done or self._ctx is None:
+            return "Error: the episode is over; call reset() to start a new one.", 0.0, True, False, {}
+        self.stats.turns += 1
+        observation, ended, is_error = self._dispatch(self._ctx, action)
+        terminated = ended
+        truncated = not terminated and self.stats.turns >= self.max_turns
+        info: dict[str, Any] = {"turn": self.stats.turns, "is_error": is_error}
+        reward = 0.0
+        if terminated or truncated:
+            grade = self._grade_episode(self._ctx)
+            self._final_grade = grade.as_info()
+            info["grade"] = self._final_grade
+            reward = grade.reward
+            self._done = True
+        self._record(action, observation)
+        return observation, reward, terminated, truncated, info
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode == "ansi":
+            return transcript_text(type(self).__name__, self._transcript, self._final_grade)
+        return None
+
+    def close(self) -> None:
+        self._ctx = None
+        self._done = True
+
+    # ----------------------------------------------------------------- internals
+    def _dispatch(self, ctx: Ctx, action: Any) -> tuple[str, bool, bool]:
+        """Run one action through the toolbox and count it. Returns (observation, ended, is_error)."""
+        outcome = self.toolbox.execute(ctx, action)
+        if outcome.tool is not None:
+            self.stats.tool_calls[outcome.tool] += 1
+        if outcome.is_error:
+            self.stats.invalid_calls += 1
+        return outcome.observation, outcome.ended, outcome.is_error
+
+    def _record(self, action: Any, observation: str) -> None:
+        call, _ = parse_action(action)
+        name = call["name"] if call else "<malformed>"
+        arguments = call["arguments"] if call else {"raw": str(action)[:200]}
+        entry = TranscriptEntry(self.stats.turns, name, arguments, observation)
+        self._transcript.append(entry)
+        if self.render_mode == "human":
+            console = self._get_console()
+            print_entry(console, entry)
+            if self._final_grade is not None:
+                print_grade(console, self._final_grade)
+
+    def _get_console(self) -> Console:
+        if self._console is None:
+            self._console = Console()
+        return self._console

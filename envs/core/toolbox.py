@@ -1,0 +1,89 @@
+"""``ToolBox``: runs one action against a set of tools, the same way for envs, solvers and graders.
+
+Parsing, the ``finish`` action, schema checks, the domain's transaction and error capture live here once,
+so the reference solver and the grader replay actions exactly as an agent's actions are executed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from ...spaces import parse_action
+from ...spaces.json_schema import JsonSchema, check
+from .tool import Tool, ToolError
+
+log = logging.getLogger(__name__)
+
+FINISH = "finish"
+FINISH_SCHEMA: JsonSchema = {
+    "type": "function",
+    "function": {
+        "name": FINISH,
+        "description": "Say that you are done. The episode ends and your work is graded as it stands.",
+        "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+    },
+}
+
+Atomic = Callable[[Any, Tool], AbstractContextManager[None]]
+
+
+def no_transaction(ctx: Any, tool: Tool) -> AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one action did: the observation text, whether it ended the episode, whether it failed, and the
+    name of the known tool it called (None for malformed actions, unknown tools and ``finish``)."""
+
+    observation: str
+    ended: bool = False
+    is_error: bool = False
+    tool: str | None = None
+
+
+class ToolBox:
+    """A fixed set of tools plus the domain's transaction wrapper."""
+
+    def __init__(self, tools: Iterable[Tool], atomic: Atomic = no_transaction) -> None:
+        self.tools = {t.name: t for t in tools}
+        self.atomic = atomic
+
+    def schemas(self) -> list[JsonSchema]:
+        return [t.openai_schema() for t in self.tools.values()]
+
+    def execute(self, ctx: Any, action: Any) -> Outcome:
+        """Run one action; never raises. Failures are ``Error: ...`` outcomes that changed nothing."""
+        call, problem = parse_action(action)
+        if call is None:
+            return _error(problem or "malformed action")
+        name, arguments = call["name"], call["arguments"]
+        if name == FINISH:
+            if arguments:
+                return _error("finish takes no arguments")
+            return Outcome("Episode finished. Your work will now be graded.", ended=True)
+        tool = self.tools.get(name)
+        if tool is None:
+            return _error(f"unknown tool '{name[:80]}'. Available tools: {', '.join(self.tools)} "
+                          "(or finish when you are done).")
+        problem = check(arguments, tool.parameters)
+        if problem:
+            return _error(f"{name}: {problem}", name)
+        try:
+            with self.atomic(ctx, tool):
+                result = tool.func(ctx, **{**tool.defaults, **arguments})
+        except ToolError as error:
+            return _error(str(error), name)
+        except Exception as error:  # a tool bug must not crash a training run; it is logged and reported
+            log.exception("tool %s raised", name)
+            return _error(f"internal error in {name} ({type(error).__name__}); nothing was changed", name)
+        return Outcome(result, ended=tool.terminal, tool=name)
+
+
+def _error(message: str, tool: str | None = None) -> Outcome:
+    return Outcome(f"Error: {message}", is_error=True, tool=tool)

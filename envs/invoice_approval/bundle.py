@@ -1,0 +1,93 @@
+"""A company and its tasks, loaded once per process: the shipped canonical one, or one generated from a seed.
+
+Every env instance of the same company shares one ``Bundle``: the seed bytes, the episode template (hidden
+columns dropped), the fingerprint, the tasks, and each task's gold final state (computed on first use).
+Tasks carry the fingerprint of the company they were made for; a mismatch is refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from .db import (
+    asset_path,
+    build_seed_db,
+    cached_episode_template,
+    connect_bytes,
+    fingerprint,
+    shipped_fingerprint,
+    shipped_seed_bytes,
+)
+from .grading import BookState, book_state
+from .sandbox import replay
+from .tasks import Task, generate_tasks, task_from_dict
+from .world import CANONICAL_SEED, generate_world
+
+TASKS_FILE = "tasks.jsonl"
+
+
+@dataclass
+class Bundle:
+    company_seed: int
+    seed_bytes: bytes
+    template: bytes
+    fingerprint: str
+    tasks: dict[str, Task]
+    _gold: dict[str, BookState] = field(default_factory=dict)
+
+    def gold_state(self, task_id: str) -> BookState:
+        """The books after the task's gold path (replayed once per process, then cached)."""
+        if task_id not in self._gold:
+            task = self.tasks[task_id]
+            episode = replay(self.template, task.actor, task.gold_actions)
+            self._gold[task_id] = book_state(episode.conn)
+            episode.conn.close()
+        return self._gold[task_id]
+
+
+def read_tasks(path: Path) -> list[Task]:
+    """Tasks from a JSONL file; a corrupt line is reported with its line number."""
+    tasks = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            tasks.append(task_from_dict(json.loads(line)))
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{path}:{number}: not a valid task record ({error}); regenerate the file with "
+                             "`python -m officegym.envs.invoice_approval.generate`") from error
+    return tasks
+
+
+@cache
+def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = None) -> Bundle:
+    """The canonical company from assets, or a company generated from ``company_seed`` with fresh tasks."""
+    if company_seed == CANONICAL_SEED:
+        seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
+        tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(TASKS_FILE))
+    else:
+        world = generate_world(company_seed)
+        conn = build_seed_db(world)
+        seed_bytes, print_ = conn.serialize(), fingerprint(conn)
+        conn.close()
+        tasks = read_tasks(Path(tasks_path)) if tasks_path else generate_tasks(world)
+    for task in tasks:
+        if task.seed_fingerprint != print_:
+            raise ValueError(f"task {task.id!r} was made for another company (fingerprint "
+                             f"{task.seed_fingerprint[:12]}..., this company is {print_[:12]}... from seed "
+                             f"{company_seed}); pass the company_seed its tasks were generated from")
+    return Bundle(company_seed, seed_bytes, cached_episode_template(seed_bytes), print_,
+                  {t.id: t for t in tasks})
+
+
+def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:
+    """Refuse a seed file whose content does not match its recorded fingerprint."""
+    conn = connect_bytes(seed_bytes)
+    actual = fingerprint(conn)
+    conn.close()
+    if actual != expected:
+        raise ValueError(f"seed database fingerprint {actual[:12]}... does not match {expected[:12]}...; "
+                         "regenerate assets with `python -m officegym.envs.invoice_approval.generate`")

@@ -1,0 +1,135 @@
+"""The database: schema, the seed file and its fingerprint, and the per-episode private copy.
+
+The seed (``assets/invoice_approval/seed.sqlite``) holds the whole company including hidden columns that say
+which trap each invoice is. An episode never sees them: the episode template is the seed with the hidden
+columns dropped and the file vacuumed (so no free page still holds their bytes), serialized once, and every
+``reset()`` deserializes those cached bytes into a fresh in-memory connection (~60 µs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from .entities import World
+
+HIDDEN_COLUMNS = ("trap", "intended", "design_actor")
+TABLE_KEYS = {"approvers": "approver_id", "suppliers": "supplier_id", "purchase_orders": "po_number",
+              "invoices": "invoice_id", "ledger": "line_id", "audit_log": "entry_id"}
+SEED_FILE = "seed.sqlite"
+FINGERPRINT_FILE = "seed.sha256"
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Tables with foreign keys, NOT NULL and CHECK constraints: the DB itself refuses nonsense."""
+    conn.executescript("""
+    CREATE TABLE approvers (approver_id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL,
+        limit_cents INTEGER);
+    CREATE TABLE suppliers (supplier_id TEXT PRIMARY KEY, creditor_no TEXT NOT NULL, name TEXT NOT NULL,
+        street TEXT NOT NULL, postal_code TEXT NOT NULL, city TEXT NOT NULL, country TEXT NOT NULL,
+        vat_id TEXT NOT NULL, iban TEXT NOT NULL, payment_terms TEXT NOT NULL, category TEXT NOT NULL,
+        is_blocked INTEGER NOT NULL CHECK (is_blocked IN (0, 1)), block_reason TEXT);
+    CREATE TABLE purchase_orders (po_number TEXT PRIMARY KEY,
+        supplier_id TEXT NOT NULL REFERENCES suppliers(supplier_id), order_date TEXT NOT NULL,
+        cost_center TEXT NOT NULL, description TEXT NOT NULL, net_cents INTEGER NOT NULL,
+        net_invoiced_cents INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('open', 'closed')));
+    CREATE TABLE invoices (invoice_id TEXT PRIMARY KEY,
+        supplier_id TEXT NOT NULL REFERENCES suppliers(supplier_id), supplier_invoice_no TEXT NOT NULL,
+        invoice_date TEXT NOT NULL, received_date TEXT NOT NULL, po_number TEXT, category TEXT NOT NULL,
+        expense_account TEXT NOT NULL, net_cents INTEGER NOT NULL, vat_rate INTEGER NOT NULL,
+        vat_cents INTEGER NOT NULL, gross_cents INTEGER NOT NULL, currency TEXT NOT NULL DEFAULT 'EUR',
+        description TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('received', 'approved', 'rejected', 'on_hold', 'escalated')),
+        reason_code TEXT, assigned_to TEXT REFERENCES approvers(approver_id), decision_comment TEXT,
+        trap TEXT, intended TEXT, design_actor TEXT);
+    CREATE INDEX invoices_by_status ON invoices (status, received_date, invoice_id);
+    CREATE INDEX invoices_by_supplier ON invoices (supplier_id, status);
+    CREATE TABLE ledger (line_id INTEGER PRIMARY KEY, invoice_id TEXT NOT NULL REFERENCES invoices(invoice_id),
+        account TEXT NOT NULL, debit_cents INTEGER NOT NULL, credit_cents INTEGER NOT NULL, text TEXT NOT NULL);
+    CREATE INDEX ledger_by_invoice ON ledger (invoice_id);
+    CREATE TABLE audit_log (entry_id INTEGER PRIMARY KEY, approver_id TEXT NOT NULL, tool TEXT NOT NULL,
+        invoice_id TEXT NOT NULL, arguments TEXT NOT NULL);
+    """)
+
+
+def build_seed_db(world: World) -> sqlite3.Connection:
+    """The seed database of a generated world, in memory (hidden columns included)."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute("PRAGMA foreign_keys=ON")
+    create_schema(conn)
+    db = sqlite_utils.Database(conn)
+    db["approvers"].insert_all([vars(a) for a in world.approvers])
+    db["suppliers"].insert_all([{**vars(s), "is_blocked": int(s.is_blocked)} for s in world.suppliers])
+    db["purchase_orders"].insert_all([{**vars(p), "order_date": p.order_date.isoformat()}
+                                      for p in world.purchase_orders])
+    db["invoices"].insert_all([_invoice_row(i) for i in world.invoices])
+    db["ledger"].insert_all([vars(line) for line in world.ledger])
+    conn.commit()
+    return conn
+
+
+def _invoice_row(invoice: Any) -> dict[str, Any]:
+    row = {k: v for k, v in vars(invoice).items() if k != "order_key"}
+    row["invoice_date"] = invoice.invoice_date.isoformat()
+    row["received_date"] = invoice.received_date.isoformat()
+    return row
+
+
+def fingerprint(conn: sqlite3.Connection) -> str:
+    """SHA-256 of a canonical dump: every table's rows ordered by key, as sorted-key JSON. Independent of
+    page layout and SQLite version, unlike the bytes of the file."""
+    digest = hashlib.sha256()
+    for table, key in TABLE_KEYS.items():
+        cursor = conn.execute(f"SELECT * FROM {table} ORDER BY {key}")
+        columns = [c[0] for c in cursor.description]
+        for row in cursor:
+            digest.update(json.dumps(dict(zip(columns, row, strict=True)), sort_keys=True,
+                                     ensure_ascii=False).encode())
+            digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def asset_path(name: str) -> Path:
+    return Path(str(resources.files("officegym") / "assets" / "invoice_approval" / name))
+
+
+def connect_bytes(blob: bytes) -> sqlite3.Connection:
+    """A private, writable in-memory copy of a serialized database, with foreign keys enforced."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.deserialize(blob)
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def episode_template(seed_bytes: bytes) -> bytes:
+    """The seed without hidden columns, vacuumed, serialized: what every episode starts from."""
+    conn = connect_bytes(seed_bytes)
+    for column in HIDDEN_COLUMNS:
+        conn.execute(f"ALTER TABLE invoices DROP COLUMN {column}")
+    conn.execute("VACUUM")
+    blob = conn.serialize()
+    conn.close()
+    return blob
+
+
+@cache
+def shipped_seed_bytes() -> bytes:
+    """The canonical seed shipped in assets (cached per process)."""
+    return asset_path(SEED_FILE).read_bytes()
+
+
+@cache
+def shipped_fingerprint() -> str:
+    return asset_path(FINGERPRINT_FILE).read_text(encoding="utf-8").strip()
+
+
+@cache
+def cached_episode_template(seed_bytes: bytes) -> bytes:
+    return episode_template(seed_bytes)

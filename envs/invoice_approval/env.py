@@ -1,0 +1,138 @@
+"""``officegym/InvoiceApproval-v0``: the Gymnasium face of the accounts-payable domain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from functools import cache
+from typing import Any, ClassVar
+
+from ..core import Grade, Tool, ToolEnv
+from .bundle import Bundle, load_bundle
+from .db import asset_path
+from .episode import InvoiceEpisode
+from .grading import book_state, compare
+from .sandbox import atomic, open_episode
+from .tasks import TIERS
+from .tools import TOOLS
+from .world import CANONICAL_SEED
+
+DEFAULT_MAX_TURNS = 200
+
+
+@cache
+def policy_text() -> str:
+    return asset_path("policy.md").read_text(encoding="utf-8")
+
+
+class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
+    """A German accounts-payable clerk decides supplier invoices against a one-page policy.
+
+    ## Description
+    Alpenwerk Maschinenbau GmbH, a fictional Munich machine builder, receives supplier invoices. Each episode
+    is one work order: a list of received invoices to decide, acting as a named approver. The agent reads
+    the books with tools (invoices, suppliers, purchase orders, approvers) and decides each invoice:
+    approve, reject or hold with a reason code, or escalate to another approver. The policy (the system
+    prompt, ``info["system_prompt"]``) fixes the rules: blocked suppliers, duplicates, purchase orders and
+    their budgets, VAT to the cent, approval limits and escalation. Every episode gets a private in-memory
+    copy of the company's SQLite books.
+
+    ## Action Space
+    ``officegym.spaces.ToolCall``: one tool call ``{"name": str, "arguments": dict}`` (or its JSON text).
+    Tools: list_invoices, get_invoice, search_suppliers, get_supplier, get_purchase_order, list_approvers,
+    whoami, approve_invoice, reject_invoice, hold_invoice, escalate_invoice; plus the reserved ``finish``.
+    ``info["tools"]`` has their OpenAI function schemas (``finish`` is not among them).
+
+    ## Observation Space
+    ``officegym.spaces.AnyText``: after ``reset`` the work order; after each step the tool's result (JSON
+    text for reads, a confirmation for writes), or a text starting with ``Error: `` that changed nothing.
+
+    ## Rewards
+    0 on every step but the last. The last step carries the grade: 1.0 if the final books equal the books
+    the reference solver leaves (status, reason code and assignee of every invoice, PO invoiced amounts and
+    status, the ledger as a multiset), else 0.0. ``info["grade"]`` holds ``state_matches`` and diagnostics:
+    ``scope_correct``, ``collateral_changes``, ``po_mismatches``, ``ledger_mismatches``, ``tool_calls``,
+    ``invalid_calls``, ``turns``.
+
+    ## Starting State
+    The canonical company (seed 42: 60 suppliers, 150 POs, 200 invoices) with one of the selected tasks,
+    drawn with the env's seeded RNG unless ``options={"task_id": ...}`` names one.
+
+    ## Episode End
+    - Termination: the ``finish`` action.
+    - Truncation: ``max_turns`` steps (default 200; at least the longest selected gold path).
+    Both are graded on the final state. Stepping after the end returns an ``Error:`` text.
+
+    ## Arguments
+    - ``task_ids``: tasks to draw from (default: all, or all of ``tier``).
+    - ``tier``: ``"single"``, ``"batch"``, ``"long"`` or ``"hard"``.
+    - ``max_turns``: truncation limit (default 200).
+    - ``render_mode``: ``"ansi"`` or ``"human"``.
+    - ``company_seed``: 42 for the shipped company; any other seed generates a company and fresh tasks.
+    - ``tasks_path``: a JSONL task file made for the selected company.
+
+    ## Examples
+    >>> import gymnasium as gym, officegym
+    >>> env = gym.make("officegym/InvoiceApproval-v0", tier="single")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs, reward, terminated, truncated, info = env.step({"name": "whoami", "arguments": {}})
+    >>> envs = gym.make_vec("officegym/InvoiceApproval-v0", num_envs=4, vectorization_mode="sync")
+    """
+
+    TOOLS: ClassVar[tuple[Tool, ...]] = TOOLS
+
+    def __init__(self, task_ids: Sequence[str] | None = None, tier: str | None = None,
+                 max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None,
+                 company_seed: int = CANONICAL_SEED, tasks_path: str | None = None) -> None:
+        self.bundle: Bundle = load_bundle(company_seed, tasks_path)
+        self.task_list = select_tasks(self.bundle, task_ids, tier)
+        longest = max(self.task_list, key=lambda t: len(self.bundle.tasks[t].gold_actions))
+        need = len(self.bundle.tasks[longest].gold_actions)
+        if max_turns < need:
+            raise ValueError(f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
+                             f"use max_turns >= {need} or select other tasks")
+        super().__init__(max_turns=max_turns, render_mode=render_mode)
+
+    def _task_ids(self) -> Sequence[str]:
+        return self.task_list
+
+    def system_prompt(self) -> str:
+        return policy_text()
+
+    def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
+        if self._ctx is not None:
+            self._ctx.conn.close()
+        task = self.bundle.tasks[task_id]
+        return open_episode(self.bundle.template, task.actor, task_id), task.work_order, {"tier": task.tier}
+
+    def _atomic(self, ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
+        return atomic(ctx, tool)
+
+    def _grade_episode(self, ctx: InvoiceEpisode) -> Grade:
+        task = self.bundle.tasks[ctx.task_id]
+        grade = compare(book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope)
+        return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
+
+    def close(self) -> None:
+        if self._ctx is not None:
+            self._ctx.conn.close()
+        super().close()
+
+
+def select_tasks(bundle: Bundle, task_ids: Sequence[str] | None, tier: str | None) -> list[str]:
+    """The selected task IDs in file order, with errors that name the fix."""
+    if tier is not None and tier not in TIERS:
+        raise ValueError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
+    if task_ids is not None:
+        if isinstance(task_ids, str):
+            task_ids = [task_ids]
+        unknown = [t for t in task_ids if t not in bundle.tasks]
+        if unknown:
+            raise ValueError(f"unknown task id(s) {unknown}; task ids look like 'single-1', 'batch-3', "
+                             f"'long-2', 'hard-10' ({len(bundle.tasks)} tasks)")
+        selected = [t for t in task_ids if tier is None or bundle.tasks[t].tier == tier]
+    else:
+        selected = [t.id for t in bundle.tasks.values() if tier is None or t.tier == tier]
+    if not selected:
+        raise ValueError(f"no task matches task_ids={task_ids} and tier={tier!r}")
+    return selected

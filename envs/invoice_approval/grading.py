@@ -1,0 +1,62 @@
+"""Grading by final state only: the books the agent leaves behind against the books the gold path leaves.
+
+Compared exactly: ``status``, ``reason_code`` and ``assigned_to`` of every invoice (in scope or not: collateral
+damage fails), every PO's ``net_invoiced_cents`` and ``status``, and the ledger as a multiset of
+``(invoice_id, account, debit_cents, credit_cents)``. Not compared: the audit log, comments, ledger texts
+and row IDs. The reward is 1.0 on an exact match, else 0.0; the diagnostics explain a 0.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Grade
+
+InvoiceState = tuple[str, str | None, str | None]
+PoState = tuple[int, str]
+LedgerKey = tuple[str, str, int, int]
+
+
+@dataclass(frozen=True)
+class BookState:
+    """The graded part of the books."""
+
+    invoices: dict[str, InvoiceState]
+    purchase_orders: dict[str, PoState]
+    ledger: Counter[LedgerKey]
+
+
+def book_state(conn: sqlite3.Connection) -> BookState:
+    invoices = {row[0]: (row[1], row[2], row[3]) for row in
+                conn.execute("SELECT invoice_id, status, reason_code, assigned_to FROM invoices")}
+    pos = {row[0]: (row[1], row[2]) for row in
+           conn.execute("SELECT po_number, net_invoiced_cents, status FROM purchase_orders")}
+    ledger: Counter[LedgerKey] = Counter(
+        (row[0], row[1], row[2], row[3])
+        for row in conn.execute("SELECT invoice_id, account, debit_cents, credit_cents FROM ledger"))
+    return BookState(invoices, pos, ledger)
+
+
+def compare(final: BookState, gold: BookState, scope: Sequence[str]) -> Grade:
+    """The exact-match reward and diagnostics under stable keys."""
+    in_scope = set(scope)
+    scope_ok = sum(1 for iid in scope if final.invoices.get(iid) == gold.invoices.get(iid))
+    collateral = sorted(iid for iid, state in final.invoices.items()
+                        if iid not in in_scope and state != gold.invoices.get(iid))
+    po_mismatches = sorted(num for num, state in final.purchase_orders.items()
+                           if state != gold.purchase_orders.get(num))
+    ledger_diff = (final.ledger - gold.ledger) + (gold.ledger - final.ledger)
+    matches = not collateral and not po_mismatches and not ledger_diff and scope_ok == len(scope)
+    diagnostics: dict[str, Any] = {
+        "scope_correct": scope_ok / len(scope) if scope else 1.0,
+        "scope_size": len(scope),
+        "collateral_changes": len(collateral),
+        "po_mismatches": len(po_mismatches),
+        "ledger_mismatches": sum(ledger_diff.values()),
+        "wrong_invoices": [iid for iid in scope if final.invoices.get(iid) != gold.invoices.get(iid)][:50],
+    }
+    return Grade(1.0 if matches else 0.0, {"state_matches": 1.0 if matches else 0.0}, diagnostics)

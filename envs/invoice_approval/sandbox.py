@@ -1,0 +1,62 @@
+"""Running actions on a private copy of the books, outside any env: for the solver, tasks and grader.
+
+The env, the task generator and the grader all execute tool calls through the same ``TOOLBOX``, so a gold
+path replays in the grader exactly as it ran when it was generated, and exactly as an agent's would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+from ..core import Outcome, Tool, ToolBox, ToolError
+from .db import connect_bytes
+from .episode import InvoiceEpisode
+from .tools import TOOLS
+
+
+@contextlib.contextmanager
+def _savepoint(ctx: InvoiceEpisode) -> Iterator[None]:
+    ctx.conn.execute("SAVEPOINT tool_call")
+    try:
+        yield
+    except BaseException:
+        ctx.conn.execute("ROLLBACK TO tool_call")
+        ctx.conn.execute("RELEASE tool_call")
+        raise
+    ctx.conn.execute("RELEASE tool_call")
+
+
+def atomic(ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
+    """Writes run inside a savepoint: a tool that fails half-way leaves the books exactly as they were."""
+    return _savepoint(ctx) if tool.writes else contextlib.nullcontext()
+
+
+TOOLBOX = ToolBox(TOOLS, atomic)
+
+
+def open_episode(template: bytes, actor_id: str, task_id: str = "") -> InvoiceEpisode:
+    """A fresh private copy of the books with ``actor_id`` as the acting approver."""
+    conn = connect_bytes(template)
+    episode = InvoiceEpisode(conn, {}, task_id)
+    actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?",
+                        (actor_id,))
+    if actor is None:
+        conn.close()
+        raise ToolError(f"acting approver '{actor_id}' does not exist in this company")
+    episode.actor = actor
+    return episode
+
+
+def call(episode: InvoiceEpisode, action: Any) -> Outcome:
+    return TOOLBOX.execute(episode, action)
+
+
+def replay(template: bytes, actor_id: str, actions: Iterable[Any]) -> InvoiceEpisode:
+    """Execute ``actions`` in order on a fresh copy and return the episode (its connection still open)."""
+    episode = open_episode(template, actor_id)
+    for action in actions:
+        TOOLBOX.execute(episode, action)
+    return episode
