@@ -1,1 +1,8 @@
-"""officegym subpackage."""
+"""Scripted policies (oracle, random and the domain baselines) and the rollout helper."""
+
+from .base import Action, Policy
+from .oracle import OraclePolicy
+from .random_policy import RandomPolicy
+from .rollout import EpisodeResult, run_episode
+
+__all__ = ["Action", "EpisodeResult", "OraclePolicy", "Policy", "RandomPolicy", "run_episode"]

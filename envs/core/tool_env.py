@@ -32,7 +32,7 @@ Ctx = TypeVar("Ctx")
 class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
     """Base class of the tool-using environments. Subclasses set ``TOOLS`` and implement the hooks."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
     TOOLS: ClassVar[tuple[Tool, ...]] = ()
 
     def __init__(self, *, max_turns: int, render_mode: str | None = None) -> None:
@@ -71,6 +71,10 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
     @abstractmethod
     def system_prompt(self) -> str:
         """The policy text an LLM agent gets as its system message."""
+
+    def gold_actions(self, task_id: str) -> list[dict[str, Any]]:
+        """The reference path of a task (what the oracle plays). Domains with a reference override this."""
+        raise NotImplementedError(f"{type(self).__name__} has no reference path")
 
     def _atomic(self, ctx: Ctx, tool: Tool) -> AbstractContextManager[None]:
         """Run one tool call so that a failure leaves no trace. Domains with a database override this."""
@@ -115,7 +119,7 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         self._record(action, observation)
         return observation, reward, terminated, truncated, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode == "ansi":
             return transcript_text(type(self).__name__, self._transcript, self._final_grade)
         return None

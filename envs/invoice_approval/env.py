@@ -105,6 +105,9 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         task = self.bundle.tasks[task_id]
         return open_episode(self.bundle.template, task.actor, task_id), task.work_order, {"tier": task.tier}
 
+    def gold_actions(self, task_id: str) -> list[dict[str, Any]]:
+        return list(self.bundle.tasks[task_id].gold_actions)
+
     def _atomic(self, ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
         return atomic(ctx, tool)
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .entities import Approver, Invoice, PurchaseOrder, Supplier
-from .names import NameBook
 from .money import gross_cents, required_rate, vat_cents
+from .names import NameBook
 from .policy import escalation_target
 
 RECEIVED_FROM = dt.date(2026, 3, 2)

@@ -9,7 +9,7 @@ processing order, and returns its full path, reads included. The gold path of ev
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -80,7 +80,7 @@ def po_problem(invoice: dict[str, Any], po: dict[str, Any] | None) -> Decision |
 def vat_ok(invoice: dict[str, Any]) -> bool:
     """Rule 5: the category's rate, VAT = net x rate rounded half up to the cent, gross = net + VAT."""
     rate = required_rate(invoice["category"])
-    return (invoice["vat_rate"] == rate and invoice["vat_cents"] == vat_cents(invoice["net_cents"], rate)
+    return bool(invoice["vat_rate"] == rate and invoice["vat_cents"] == vat_cents(invoice["net_cents"], rate)
             and invoice["gross_cents"] == invoice["net_cents"] + invoice["vat_cents"])
 
 
@@ -106,48 +106,57 @@ def decide(invoice: dict[str, Any], supplier: dict[str, Any], po: dict[str, Any]
 
 
 # ---------------------------------------------------------------------------------------- the solver
-@dataclass
-class _Reader:
-    """Calls tools, records every call as part of the path, and parses the JSON results."""
-
-    call: Caller
-    path: list[Action]
-
-    def __call__(self, name: str, **arguments: Any) -> Any:
-        action = {"name": name, "arguments": arguments}
-        self.path.append(action)
-        result = self.call(action)
-        return None if result.startswith("Error:") else json.loads(result)
+Steps = Generator[Action, str, None]
 
 
-def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed"] = "received") -> list[Action]:
-    """Decide the invoices of ``scope`` through ``call`` and return the full path (reads and decisions).
+def _read(name: str, **arguments: Any) -> Generator[Action, str, Any]:
+    """Yield one read call, receive its observation, return the parsed JSON (None for an ``Error:``)."""
+    result = yield {"name": name, "arguments": arguments}
+    return None if result.startswith("Error:") else json.loads(result)
 
-    ``order="listed"`` decides in the work order's listed order instead of processing order: that is a
-    mistake the tasks are built to punish, and the task generator uses it as a wrong path.
+
+def solver_steps(scope: Sequence[str], order: Literal["received", "listed"] = "received") -> Steps:
+    """The reference solver as a coroutine: it yields each tool call and is sent back the observation.
+
+    It learns everything through the agent's own tools, then decides the work order's invoices in
+    processing order. ``order="listed"`` decides them in the listed order instead: a mistake the long and
+    hard tasks are built to punish, which the task generator uses as a wrong path.
     """
-    path: list[Action] = []
-    read = _Reader(call, path)
-    actor = read("whoami")
-    approvers = read("list_approvers")["approvers"]
-    invoices = [read("get_invoice", invoice_id=iid) for iid in scope]
+    actor = yield from _read("whoami")
+    approvers = (yield from _read("list_approvers"))["approvers"]
+    invoices = []
+    for iid in scope:
+        invoices.append((yield from _read("get_invoice", invoice_id=iid)))
     if order == "received":
         invoices.sort(key=processing_key)
     suppliers: dict[str, Any] = {}
     known: dict[str, list[dict[str, Any]]] = {}
     for sid in dict.fromkeys(i["supplier_id"] for i in invoices):
-        suppliers[sid] = read("get_supplier", supplier_id=sid)
-        known[sid] = [row for status in LIVE_STATUSES
-                      for row in read("list_invoices", status=status, supplier_id=sid, limit=200)["invoices"]]
-    pos = {number: read("get_purchase_order", po_number=number)
-           for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"])}
+        suppliers[sid] = yield from _read("get_supplier", supplier_id=sid)
+        known[sid] = []
+        for status in LIVE_STATUSES:
+            known[sid] += (yield from _read("list_invoices", status=status, supplier_id=sid, limit=200))["invoices"]
+    pos: dict[str, Any] = {}
+    for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"]):
+        pos[number] = yield from _read("get_purchase_order", po_number=number)
     for invoice in invoices:
         decision = decide(invoice, suppliers[invoice["supplier_id"]], pos.get(invoice["po_number"] or ""),
                           known[invoice["supplier_id"]], actor, approvers)
-        path.append(decision.as_action())
-        call(decision.as_action())
+        yield decision.as_action()
         _remember(decision, invoice, known, pos)
-    return path
+
+
+def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed"] = "received") -> list[Action]:
+    """Run the solver against ``call`` (action -> observation) and return its full path."""
+    path: list[Action] = []
+    steps = solver_steps(scope, order)
+    try:
+        action = next(steps)
+        while True:
+            path.append(action)
+            action = steps.send(call(action))
+    except StopIteration:
+        return path
 
 
 def _remember(decision: Decision, invoice: dict[str, Any], known: dict[str, list[dict[str, Any]]],

@@ -189,7 +189,7 @@ def _long_tasks(ctx: _Context) -> list[Task]:
 
 def _hard_tasks(ctx: _Context) -> list[Task]:
     actors = _approvers(ctx, ("Abteilungsleiter", "Bereichsleiter"))
-    dense = ARITHMETIC + ("duplicate_of_approved", "spelling_duplicate", "blocked_with_flaw", "duplicate_with_flaw")
+    dense = (*ARITHMETIC, "duplicate_of_approved", "spelling_duplicate", "blocked_with_flaw", "duplicate_with_flaw")
     return [_big_task(ctx, f"hard-{n}", "hard", range(12, 16), actors, lambda i: i.trap in dense)
             for n in range(1, 11)]
 

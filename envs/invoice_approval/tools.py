@@ -45,7 +45,7 @@ def list_invoices(ctx: InvoiceEpisode, status: Status, supplier_id: str = "",
         supplier_id: Only invoices of this supplier (e.g. "K-70123"); empty for all suppliers.
         limit: At most this many invoices (1-200). "total" in the result says how many match.
     """
-    where, params = "status = ?", [status]
+    where, params = "status = ?", [str(status)]
     if supplier_id:
         ctx.require("SELECT 1 FROM suppliers WHERE supplier_id = ?", (supplier_id,), f"supplier '{supplier_id}'")
         where += " AND supplier_id = ?"

@@ -19,8 +19,8 @@ from typing import Any
 from .entities import Approver, Invoice, LedgerLine, PurchaseOrder, Supplier, World
 from .identifiers import make_iban, make_vat_id
 from .invoice_factory import InvoiceFactory
-from .names import FOREIGN_CATEGORIES, NameBook
 from .ledger import ledger_lines
+from .names import FOREIGN_CATEGORIES, NameBook
 from .numbers import normalize_invoice_number
 from .traps import plant_all
 

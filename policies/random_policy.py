@@ -1,0 +1,69 @@
+"""A random policy that is random in a useful way: it calls random tools with IDs it has actually seen.
+
+Uniform samples from the action space almost never name an existing invoice, so they measure nothing.
+This policy harvests IDs from the observations so far (invoice, supplier, PO and approver IDs), picks a
+tool uniformly, fills enum arguments uniformly, and finishes with a small probability per step. All draws
+come from its own seeded ``numpy`` generator.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from .base import Action
+
+ID_PATTERNS = {
+    "invoice_id": re.compile(r"ER-\d{4}-\d{5}"),
+    "supplier_id": re.compile(r"K-\d{5}"),
+    "po_number": re.compile(r"\b45\d{8}\b"),
+    "approver_id": re.compile(r"AP-\d{3}"),
+    "doc_id": re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b"),
+    "requirement_id": re.compile(r"REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*"),
+}
+
+
+class RandomPolicy:
+    name = "random"
+
+    def __init__(self, seed: int = 0, finish_probability: float = 0.05) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.finish_probability = finish_probability
+        self._tools: list[dict[str, Any]] = []
+        self._seen: dict[str, list[str]] = {}
+
+    def reset(self, observation: str, info: dict[str, Any]) -> None:
+        self._tools = [t["function"] for t in info["tools"]]
+        self._seen = {key: [] for key in ID_PATTERNS}
+        self._harvest(observation)
+
+    def _harvest(self, text: str) -> None:
+        for key, pattern in ID_PATTERNS.items():
+            for found in pattern.findall(text):
+                if found not in self._seen[key]:
+                    self._seen[key].append(found)
+
+    def act(self, observation: str) -> Action:
+        self._harvest(observation)
+        if self.rng.random() < self.finish_probability:
+            return {"name": "finish", "arguments": {}}
+        tool = self._tools[int(self.rng.integers(len(self._tools)))]
+        params = tool["parameters"]
+        arguments = {name: self._value(name, schema) for name, schema in params["properties"].items()
+                     if name in params["required"]}
+        return {"name": tool["name"], "arguments": arguments}
+
+    def _value(self, name: str, schema: dict[str, Any]) -> Any:
+        if "enum" in schema:
+            return schema["enum"][int(self.rng.integers(len(schema["enum"])))]
+        if schema.get("type") == "integer":
+            return int(self.rng.integers(schema.get("minimum", 0), schema.get("maximum", 100) + 1))
+        if schema.get("type") == "array":
+            pool = self._seen.get("requirement_id", [])
+            return [p for p in pool if self.rng.random() < 0.3]
+        pool = self._seen.get(name, [])
+        if pool:
+            return pool[int(self.rng.integers(len(pool)))]
+        return "x"

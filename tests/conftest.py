@@ -1,0 +1,41 @@
+"""Shared fixtures: the canonical InvoiceApproval bundle and helpers to inspect an episode's books."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import gymnasium as gym
+import officegym  # noqa: F401  (registers the env ids)
+import pytest
+from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
+from officegym.envs.invoice_approval.world import generate_world
+
+
+@pytest.fixture(scope="session")
+def bundle() -> Bundle:
+    return load_bundle()
+
+
+@pytest.fixture(scope="session")
+def world() -> Any:
+    return generate_world(42)
+
+
+@pytest.fixture()
+def invoice_env() -> Any:
+    env = gym.make("officegym/InvoiceApproval-v0")
+    yield env
+    env.close()
+
+
+def dump(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every row of every table, in a stable order: equal dumps mean an unchanged world."""
+    rows: list[tuple[Any, ...]] = []
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+        rows.extend((table, *row) for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2"))
+    return rows
+
+
+def episode_conn(env: gym.Env[Any, Any]) -> sqlite3.Connection:
+    return env.unwrapped._ctx.conn  # type: ignore[attr-defined, no-any-return]
