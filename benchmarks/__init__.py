@@ -1,0 +1,1 @@
+"""Benchmarks: ``make bench`` (``python -m benchmarks.run``) measures and writes ``benchmarks/results/``."""

@@ -1,0 +1,127 @@
+"""InvoiceApproval latency: reset, each tool's step, and replaying + grading all 60 gold paths.
+
+Every figure is measured in the same run as its reference, the physical floor of a read tool: one indexed
+SQLite point query on the same in-memory DB plus ``json.dumps`` of the row. Ratios, not absolute numbers,
+are what carries from one (shared, noisy) machine to another.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import numpy as np
+from officegym.envs.invoice_approval.bundle import load_bundle
+from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+
+from .timing import sample_us, summary
+
+READ_CALLS: dict[str, dict[str, Any]] = {
+    "get_invoice": {"invoice_id": "ER-2026-00100"},
+    "get_supplier": {"supplier_id": ""},
+    "get_purchase_order": {"po_number": ""},
+    "whoami": {},
+    "list_approvers": {},
+    "list_invoices": {"status": "received", "supplier_id": "", "limit": 50},
+    "search_suppliers": {"query": "gmbh"},
+}
+
+
+def _fill_ids(env: InvoiceApprovalEnv) -> None:
+    invoice = json.loads(env.step({"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}})[0])
+    READ_CALLS["get_supplier"]["supplier_id"] = invoice["supplier_id"]
+    conn = env._ctx.conn  # type: ignore[union-attr]
+    READ_CALLS["get_purchase_order"]["po_number"] = conn.execute("SELECT po_number FROM purchase_orders "
+                                                                 "LIMIT 1").fetchone()[0]
+
+
+def floor_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, float]:
+    """The floor of a read tool: indexed point query + json.dumps of the row, on the episode's own DB."""
+    conn = env._ctx.conn  # type: ignore[union-attr]
+
+    def bare() -> str:
+        cursor = conn.execute("SELECT * FROM invoices WHERE invoice_id = ?", ("ER-2026-00100",))
+        row = cursor.fetchone()
+        return json.dumps(dict(zip([c[0] for c in cursor.description], row, strict=True)))
+
+    return summary(sample_us(bare, repeats))
+
+
+def write_step_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, float]]:
+    """Write tools on a fresh episode each time (a decision can only happen once per invoice)."""
+    received = [f"ER-2026-{n:05d}" for n in range(19, 201)]
+    actions = {
+        "approve_invoice": lambda iid: {"name": "approve_invoice", "arguments": {"invoice_id": iid}},
+        "reject_invoice": lambda iid: {"name": "reject_invoice",
+                                       "arguments": {"invoice_id": iid, "reason_code": "VAT_ERROR"}},
+        "hold_invoice": lambda iid: {"name": "hold_invoice",
+                                     "arguments": {"invoice_id": iid, "reason_code": "PO_EXCEEDED"}},
+        "escalate_invoice": lambda iid: {"name": "escalate_invoice",
+                                         "arguments": {"invoice_id": iid, "approver_id": "AP-212"}},
+    }
+    out = {}
+    for name, make in actions.items():
+        samples: list[float] = []
+        while len(samples) < repeats:
+            env.reset(options={"task_id": "single-1"})
+            for iid in received[: min(len(received), repeats - len(samples))]:
+                start = time.perf_counter_ns()
+                env.step(make(iid))
+                samples.append((time.perf_counter_ns() - start) / 1000)
+        out[name] = summary(np.array(samples))
+    return out
+
+
+def gold_replay_s() -> dict[str, float]:
+    """Replay every task's gold path through env.step, finish, grade. Cold: gold states not yet cached."""
+    bundle = load_bundle()
+    bundle._gold.clear()
+    env = InvoiceApprovalEnv()
+    result: dict[str, float] = {}
+    for label in ("cold_s", "warm_s"):
+        start = time.perf_counter()
+        total = 0.0
+        for task_id, task in bundle.tasks.items():
+            env.reset(options={"task_id": task_id})
+            for action in task.gold_actions:
+                env.step(action)
+            total += env.step({"name": "finish", "arguments": {}})[1]
+        result[label] = round(time.perf_counter() - start, 4)
+        assert total == len(bundle.tasks)
+    result["steps"] = sum(len(t.gold_actions) + 1 for t in bundle.tasks.values())
+    return result
+
+
+def grading_us(repeats: int) -> dict[str, float]:
+    """Grading alone, on the longest task's final state (gold state cached)."""
+    bundle = load_bundle()
+    longest = max(bundle.tasks.values(), key=lambda t: len(t.scope))
+    env = InvoiceApprovalEnv(task_ids=[longest.id])
+    env.reset(options={"task_id": longest.id})
+    for action in longest.gold_actions:
+        env.step(action)
+    ctx = env._ctx
+    assert ctx is not None
+    return {"task": longest.id, "scope": len(longest.scope),  # type: ignore[dict-item]
+            **summary(sample_us(lambda: env._grade_episode(ctx), repeats))}
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    repeats = 300 if quick else 3000
+    env = InvoiceApprovalEnv(max_turns=10**9)  # one long episode: every read below is a real step
+    env.reset(options={"task_id": "batch-1"})
+    _fill_ids(env)
+    reads = {name: summary(sample_us(lambda n=name, a=args: env.step({"name": n, "arguments": a}), repeats))
+             for name, args in READ_CALLS.items()}
+    floor = floor_us(env, repeats)
+    resets = summary(sample_us(lambda: env.reset(options={"task_id": "batch-1"}), repeats))
+    return {
+        "reset": resets,
+        "read_tools": reads,
+        "write_tools": write_step_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
+        "floor_sqlite_json": floor,
+        "read_tool_over_floor_p50": {n: round(r["p50_us"] / floor["p50_us"], 2) for n, r in reads.items()},
+        "gold_replay_60_tasks": gold_replay_s(),
+        "grading_longest_task": grading_us(repeats // 10),
+    }
