@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,14 +32,14 @@ READ_CALLS: dict[str, dict[str, Any]] = {
 def _fill_ids(env: InvoiceApprovalEnv) -> None:
     invoice = json.loads(env.step({"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}})[0])
     READ_CALLS["get_supplier"]["supplier_id"] = invoice["supplier_id"]
-    conn = env._ctx.conn  # type: ignore[union-attr]
+    conn = env._ctx.conn
     READ_CALLS["get_purchase_order"]["po_number"] = conn.execute("SELECT po_number FROM purchase_orders "
                                                                  "LIMIT 1").fetchone()[0]
 
 
 def floor_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, float]:
     """The floor of a read tool: indexed point query + json.dumps of the row, on the episode's own DB."""
-    conn = env._ctx.conn  # type: ignore[union-attr]
+    conn = env._ctx.conn
 
     def bare() -> str:
         cursor = conn.execute("SELECT * FROM invoices WHERE invoice_id = ?", ("ER-2026-00100",))
@@ -51,7 +52,7 @@ def floor_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, float]:
 def write_step_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, float]]:
     """Write tools on a fresh episode each time (a decision can only happen once per invoice)."""
     received = [f"ER-2026-{n:05d}" for n in range(19, 201)]
-    actions = {
+    actions: dict[str, Callable[[str], dict[str, Any]]] = {
         "approve_invoice": lambda iid: {"name": "approve_invoice", "arguments": {"invoice_id": iid}},
         "reject_invoice": lambda iid: {"name": "reject_invoice",
                                        "arguments": {"invoice_id": iid, "reason_code": "VAT_ERROR"}},
@@ -60,7 +61,7 @@ def write_step_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, 
         "escalate_invoice": lambda iid: {"name": "escalate_invoice",
                                          "arguments": {"invoice_id": iid, "approver_id": "AP-212"}},
     }
-    out = {}
+    out: dict[str, dict[str, float]] = {}
     for name, make in actions.items():
         samples: list[float] = []
         while len(samples) < repeats:
@@ -93,7 +94,7 @@ def gold_replay_s() -> dict[str, float]:
     return result
 
 
-def grading_us(repeats: int) -> dict[str, float]:
+def grading_us(repeats: int) -> dict[str, Any]:
     """Grading alone, on the longest task's final state (gold state cached)."""
     bundle = load_bundle()
     longest = max(bundle.tasks.values(), key=lambda t: len(t.scope))
@@ -103,8 +104,13 @@ def grading_us(repeats: int) -> dict[str, float]:
         env.step(action)
     ctx = env._ctx
     assert ctx is not None
-    return {"task": longest.id, "scope": len(longest.scope),  # type: ignore[dict-item]
+    return {"task": longest.id, "scope": len(longest.scope),
             **summary(sample_us(lambda: env._grade_episode(ctx), repeats))}
+
+
+def _stepper(env: InvoiceApprovalEnv, name: str, arguments: dict[str, Any]) -> Callable[[], object]:
+    action = {"name": name, "arguments": arguments}
+    return lambda: env.step(action)
 
 
 def run(quick: bool = False) -> dict[str, Any]:
@@ -112,8 +118,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     env = InvoiceApprovalEnv(max_turns=10**9)  # one long episode: every read below is a real step
     env.reset(options={"task_id": "batch-1"})
     _fill_ids(env)
-    reads = {name: summary(sample_us(lambda n=name, a=args: env.step({"name": n, "arguments": a}), repeats))
-             for name, args in READ_CALLS.items()}
+    reads = {name: summary(sample_us(_stepper(env, name, args), repeats)) for name, args in READ_CALLS.items()}
     floor = floor_us(env, repeats)
     resets = summary(sample_us(lambda: env.reset(options={"task_id": "batch-1"}), repeats))
     return {
