@@ -44,8 +44,9 @@ def score_table(title: str, rows: dict[tuple[str, str], list[EpisodeResult]]) ->
     """Mean reward per (env, policy) and tier, plus the overall mean."""
     tiers = sorted({r.tier for results in rows.values() for r in results}, key=_tier_order)
     table = Table(title=title)
-    for column in ("environment", "policy", *tiers, "all", "episodes"):
-        table.add_column(column, justify="left" if column in ("environment", "policy") else "right", no_wrap=True)
+    for column in ("environment", "policy", *tiers, "all", "n"):
+        table.add_column(column, justify="left" if column in ("environment", "policy") else "right", no_wrap=True,
+                         min_width=5)
     for (env_id, policy), results in rows.items():
         by_tier: dict[str, list[float]] = defaultdict(list)
         for result in results:
