@@ -30,6 +30,16 @@ class InvoiceEpisode:
         columns = [c[0] for c in cursor.description]
         return [dict(zip(columns, row, strict=True)) for row in cursor]
 
+    def json_rows(self, columns: str, rest: str, params: tuple[Any, ...]) -> str:
+        """``SELECT columns ... rest`` as a JSON array of objects, each row built by SQLite's ``json_object``.
+
+        Building JSON in SQLite's C code is ~3x faster than Python dicts plus ``json.dumps`` for list
+        results; the rows keep the outer query's ORDER BY (no aggregate whose order is unspecified)."""
+        names = [c.strip() for c in columns.split(",")]
+        obj = "json_object(" + ", ".join(f"'{n}', {n}" for n in names) + ")"
+        rows = self.conn.execute(f"SELECT {obj} {rest}", params).fetchall()
+        return "[" + ", ".join(row[0] for row in rows) + "]"
+
     def require(self, sql: str, params: tuple[Any, ...], what: str) -> dict[str, Any]:
         """The single row, or a ``ToolError`` that names what was not found."""
         row = self.one(sql, params)

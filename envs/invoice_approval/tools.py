@@ -51,9 +51,9 @@ def list_invoices(ctx: InvoiceEpisode, status: Status, supplier_id: str = "",
         where += " AND supplier_id = ?"
         params.append(supplier_id)
     total = ctx.conn.execute(f"SELECT COUNT(*) FROM invoices WHERE {where}", params).fetchone()[0]
-    rows = ctx.all(f"SELECT {_SUMMARY} FROM invoices WHERE {where} ORDER BY received_date, invoice_id LIMIT ?",
-                   (*params, limit))
-    return to_json({"total": total, "returned": len(rows), "invoices": rows})
+    rows = ctx.json_rows(_SUMMARY, f"FROM invoices WHERE {where} ORDER BY received_date, invoice_id LIMIT ?",
+                         (*params, limit))
+    return f'{{"total": {total}, "returned": {min(total, limit)}, "invoices": {rows}}}'
 
 
 @tool()
