@@ -20,8 +20,9 @@ from . import ENV_IDS
 from .policies import EpisodeResult, run_episode
 from .policies.catalog import POLICIES, make_policy
 
-DEMO_POLICIES: dict[str, tuple[str, ...]] = {"officegym/InvoiceApproval-v0": ("solver", "oracle", "random")}
-DEMO_EPISODE = {"officegym/InvoiceApproval-v0": "batch-3"}
+DEMO_POLICIES: dict[str, tuple[str, ...]] = {"officegym/InvoiceApproval-v0": ("solver", "oracle", "random"),
+                                             "officegym/VendorReview-v0": ("oracle", "paranoid", "lazy", "random")}
+DEMO_EPISODE = {"officegym/InvoiceApproval-v0": "batch-3", "officegym/VendorReview-v0": "vr-hard-01"}
 
 
 def _task_ids(env: gym.Env[Any, Any]) -> list[str]:
@@ -41,19 +42,18 @@ def evaluate(env_id: str, policy_name: str, task_ids: Sequence[str] | None = Non
 
 
 def score_table(title: str, rows: dict[tuple[str, str], list[EpisodeResult]]) -> Table:
-    """Mean reward per (env, policy) and tier, plus the overall mean."""
+    """Mean reward per policy and tier, plus the overall mean."""
     tiers = sorted({r.tier for results in rows.values() for r in results}, key=_tier_order)
     table = Table(title=title)
-    for column in ("environment", "policy", *tiers, "all", "n"):
-        table.add_column(column, justify="left" if column in ("environment", "policy") else "right", no_wrap=True,
-                         min_width=5)
-    for (env_id, policy), results in rows.items():
+    for column in ("policy", *tiers, "all", "episodes"):
+        table.add_column(column, justify="left" if column == "policy" else "right", no_wrap=True, min_width=6)
+    for (_env_id, policy), results in rows.items():
         by_tier: dict[str, list[float]] = defaultdict(list)
         for result in results:
             by_tier[result.tier].append(result.reward)
         cells = [f"{sum(v) / len(v):.3f}" if (v := by_tier.get(t)) else "-" for t in tiers]
         mean = sum(r.reward for r in results) / len(results)
-        table.add_row(env_id.split("/")[-1], policy, *cells, f"{mean:.3f}", str(len(results)))
+        table.add_row(policy, *cells, f"{mean:.3f}", str(len(results)))
     return table
 
 
@@ -70,8 +70,9 @@ def demo(console: Console, render: bool = True) -> int:
             env = gym.make(env_id, render_mode="human")
             run_episode(env, make_policy(policy, env), task_id=task_id, seed=0)
             env.close()
-    rows = {(env_id, policy): evaluate(env_id, policy) for env_id in ENV_IDS for policy in DEMO_POLICIES[env_id]}
-    console.print(score_table("officegym: scripted policies on every shipped task", rows))
+    for env_id in ENV_IDS:
+        rows = {(env_id, policy): evaluate(env_id, policy) for policy in DEMO_POLICIES[env_id]}
+        console.print(score_table(f"{env_id}: scripted policies on every shipped task (mean reward)", rows))
     return 0
 
 

@@ -6,6 +6,7 @@ import gymnasium as gym
 
 ENV_IDS = {
     "officegym/InvoiceApproval-v0": "officegym.envs.invoice_approval.env:InvoiceApprovalEnv",
+    "officegym/VendorReview-v0": "officegym.envs.vendor_review.env:VendorReviewEnv",
 }
 
 

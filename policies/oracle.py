@@ -1,5 +1,9 @@
-"""The oracle: plays the task's gold path, then ``finish``. It scores 1.0 on every task by construction, so it
-checks the plumbing (env, grader, vector envs, eval harness) end to end."""
+"""Scripted policies that play a precomputed path per task, then ``finish``.
+
+The oracle plays the task's gold path and scores 1.0 on every task by construction, so it checks the
+plumbing (env, grader, vector envs, eval harness) end to end. The VendorReview baselines (paranoid, lazy)
+are scripted the same way from their own paths.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +15,21 @@ from .base import Action
 FINISH: Action = {"name": "finish", "arguments": {}}
 
 
-class OraclePolicy:
-    """Replays ``gold_path(task_id)``; the domain supplies the gold paths."""
+class ScriptedPolicy:
+    """Plays ``script(task_id)`` step by step, then ``finish`` (if the episode is still running)."""
 
-    name = "oracle"
-
-    def __init__(self, gold_path: Callable[[str], Sequence[Action]]) -> None:
-        self._gold_path = gold_path
+    def __init__(self, name: str, script: Callable[[str], Sequence[Action]]) -> None:
+        self.name = name
+        self._script = script
         self._queue: list[Action] = []
 
     def reset(self, observation: str, info: dict[str, Any]) -> None:
-        self._queue = list(self._gold_path(info["task_id"]))
+        self._queue = list(self._script(info["task_id"]))
 
     def act(self, observation: str) -> Action:
         return self._queue.pop(0) if self._queue else FINISH
+
+
+def OraclePolicy(gold_path: Callable[[str], Sequence[Action]]) -> ScriptedPolicy:
+    """The oracle: the task's gold path."""
+    return ScriptedPolicy("oracle", gold_path)

@@ -34,7 +34,7 @@ class Range:
 
 @dataclass(frozen=True)
 class MaxLen:
-    """Maximum string length for a parameter (the default is 256 characters)."""
+    """Maximum string length (the default is 256 characters), or maximum item count of a list parameter."""
 
     length: int
 
@@ -95,7 +95,7 @@ def schema_for(hint: Any) -> JsonSchema:
         if isinstance(extra, Range):
             schema.update(minimum=extra.minimum, maximum=extra.maximum)
         elif isinstance(extra, MaxLen):
-            schema["maxLength"] = extra.length
+            schema["maxItems" if schema.get("type") == "array" else "maxLength"] = extra.length
     if schema.get("type") == "string" and "enum" not in schema:
         schema.setdefault("maxLength", DEFAULT_MAX_STRING)
     return schema
