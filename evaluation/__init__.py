@@ -1,0 +1,1 @@
+"""Running and auditing evaluations: episodes in parallel, results as JSONL, summaries, replay."""
