@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
 from officegym.envs.invoice_approval.bundle import load_bundle
 from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
 

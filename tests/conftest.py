@@ -6,8 +6,9 @@ import sqlite3
 from typing import Any
 
 import gymnasium as gym
-import officegym  # noqa: F401  (registers the env ids)
 import pytest
+
+import officegym  # noqa: F401  (registers the env ids)
 from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
 from officegym.envs.invoice_approval.world import generate_world
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from officegym.envs.invoice_approval.identifiers import (
     IBAN_COUNTRIES,
     VAT_ID_COUNTRIES,

@@ -11,6 +11,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+
 from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
 
 ENV_ID = "officegym/InvoiceApproval-v0"

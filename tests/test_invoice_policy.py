@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from officegym.envs.invoice_approval.money import fmt_eur, gross_cents, net_for_gross, vat_cents
 from officegym.envs.invoice_approval.numbers import normalize_invoice_number
 from officegym.envs.invoice_approval.policy import decide, escalation_target, solve

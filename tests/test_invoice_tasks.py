@@ -8,6 +8,7 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
+
 from officegym.envs.invoice_approval.bundle import load_bundle
 from officegym.envs.invoice_approval.tasks import SINGLE_KINDS
 

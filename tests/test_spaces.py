@@ -7,6 +7,7 @@ import pickle
 
 import pytest
 from gymnasium.vector.utils import batch_space
+
 from officegym.spaces import AnyText, ToolCall, parse_action
 
 SCHEMAS = [

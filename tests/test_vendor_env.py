@@ -8,6 +8,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 from gymnasium.utils.env_checker import check_env
+
 from officegym.envs.vendor_review.env import VendorReviewEnv, lazy_path, paranoid_path, scenarios
 from officegym.envs.vendor_review.grading import gap_score
 from officegym.envs.vendor_review.scenario import derive_decision

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from officegym.envs.vendor_review.scenario import (
     ItChannel,
     ItRoute,

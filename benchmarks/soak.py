@@ -1,0 +1,128 @@
+"""Soak run: a million random and malformed steps across both envs in vector envs.
+
+``python -m benchmarks.soak [--steps N]`` reports crashes (exceptions out of ``step``; target 0), invariant
+violations of the InvoiceApproval books (checked inside the workers every 50 steps and at every episode end;
+target 0), non-``Error:`` answers to invalid calls (target 0), and the process's RSS over time (target: flat).
+The last result is written to ``benchmarks/results/soak.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import officegym  # noqa: F401
+from officegym.envs.invoice_approval.invariants import check_invariants
+
+RESULTS = Path(__file__).parent / "results"
+CHECK_EVERY = 50
+ODD = ["", "\x00", "'; DROP TABLE invoices; --", "🙂", "x" * 5000, "ER-2026-99999", "REQ-NOPE", "%_\\"]
+
+
+class InvariantProbe(gym.Wrapper[Any, Any, Any, Any]):
+    """Checks the books' invariants in the worker (before any autoreset can replace them) and reports
+    violations and wrong answers to invalid calls in ``info``."""
+
+    def step(self, action: Any) -> Any:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        inner: Any = self.env.unwrapped
+        problems: list[str] = []
+        if not inner.action_space.contains(action) and not observation.startswith("Error: "):
+            problems.append(f"invalid call answered without Error: {str(action)[:80]}")
+        if hasattr(inner, "bundle") and inner._ctx is not None and (
+                terminated or truncated or inner.stats.turns % CHECK_EVERY == 0):
+            problems += check_invariants(inner._ctx.conn, inner.bundle.template)
+        info["soak_problems"] = len(problems)
+        return observation, reward, terminated, truncated, info
+
+
+def current_rss_mb() -> float:
+    """The process's resident set size now (not the peak), from /proc; 0 where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+def random_action(rng: np.random.Generator, tools: list[dict[str, Any]], ids: list[str]) -> Any:
+    """Mostly schema-valid calls with plausible IDs; a quarter malformed in one of several ways."""
+    roll = rng.random()
+    if roll < 0.02:
+        return {"name": "finish", "arguments": {}}
+    if roll < 0.27:
+        kind = int(rng.integers(5))
+        return [{"name": "nope", "arguments": {}}, "{broken json", {"name": "read_doc"},
+                {"name": tools[0]["name"], "arguments": {"zzz": 1}}, 12345][kind]
+    tool = tools[int(rng.integers(len(tools)))]
+    arguments: dict[str, Any] = {}
+    for name, schema in tool["parameters"]["properties"].items():
+        if "enum" in schema:
+            arguments[name] = schema["enum"][int(rng.integers(len(schema["enum"])))]
+        elif schema.get("type") == "integer":
+            arguments[name] = int(rng.integers(1, 201))
+        elif schema.get("type") == "array":
+            arguments[name] = [ids[int(rng.integers(len(ids)))]] if rng.random() < 0.5 else []
+        else:
+            arguments[name] = ids[int(rng.integers(len(ids)))] if rng.random() < 0.9 else ODD[int(rng.integers(8))]
+    return {"name": tool["name"], "arguments": arguments}
+
+
+ID_POOL = {
+    "officegym/InvoiceApproval-v0": [f"ER-2026-{n:05d}" for n in range(1, 201)] + ["AP-145", "AP-212", "K-70010"],
+    "officegym/VendorReview-v0": ["requirements-matrix", "questionnaire", "soc2-report", "it-thread", "order-form",
+                                  "REQ-SSO", "REQ-SCIM", "REQ-OFFLINE", "offline", "breach notice hours", "go"],
+}
+
+
+def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any]:
+    envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync",
+                        wrappers=[InvariantProbe], vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+    rng = np.random.default_rng(seed)
+    _, info = envs.reset(seed=seed)
+    tools = [t["function"] for t in info["tools"][0]] + [{"name": "finish", "parameters": {"properties": {}}}]
+    ids, crashes, problems, episodes, rss = ID_POOL[env_id], 0, 0, 0, []
+    start = time.perf_counter()
+    for step in range(steps // num_envs):
+        actions = tuple(random_action(rng, tools, ids) for _ in range(num_envs))
+        try:
+            _, _, terminated, truncated, info = envs.step(actions)
+        except Exception:
+            crashes += 1
+            envs.reset()
+            continue
+        problems += int(np.sum(info.get("soak_problems", 0)))
+        episodes += int(np.sum(terminated | truncated))
+        if step % max(1, steps // num_envs // 10) == 0:
+            rss.append(current_rss_mb())
+    envs.close()
+    seconds = time.perf_counter() - start
+    return {"env": env_id, "steps": steps, "episodes": episodes, "crashes": crashes, "problems": problems,
+            "seconds": round(seconds, 1), "steps_per_s": round(steps / seconds), "rss_mb_samples": rss}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=1_000_000, help="total steps, split over both envs")
+    parser.add_argument("--num-envs", type=int, default=8)
+    args = parser.parse_args(argv)
+    results = [soak_env(env_id, args.steps // 2, args.num_envs, seed) for seed, env_id in enumerate(ID_POOL)]
+    summary = {"total_steps": sum(r["steps"] for r in results), "crashes": sum(r["crashes"] for r in results),
+               "problems": sum(r["problems"] for r in results), "runs": results}
+    print(json.dumps(summary, indent=2))
+    if args.steps >= 1_000_000:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "soak.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return 0 if summary["crashes"] == 0 and summary["problems"] == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
