@@ -8,9 +8,10 @@ points), so ``gym.make("officegym/InvoiceApproval-v0")`` works after ``import of
 from __future__ import annotations
 
 from .registration import ENV_IDS, register_envs
+from .vector import make_vec
 
 __version__ = "0.1.0"
 
 register_envs()
 
-__all__ = ["ENV_IDS", "__version__", "register_envs"]
+__all__ = ["ENV_IDS", "__version__", "make_vec", "register_envs"]

@@ -17,14 +17,14 @@ from typing import Any, ClassVar, Generic, TypeVar
 import gymnasium as gym
 from rich.console import Console
 
-from ...spaces import AnyText, ToolCall, parse_action
+from ...spaces import AnyText, ToolCall
 from ...spaces.json_schema import JsonSchema
 from ...spaces.tool_call import ToolCallDict
 from .episode_stats import EpisodeStats
 from .grade import Grade
 from .rendering import TranscriptEntry, print_entry, print_grade, transcript_text
 from .tool import Tool
-from .toolbox import FINISH_SCHEMA, ToolBox, no_transaction
+from .toolbox import FINISH_SCHEMA, Outcome, ToolBox, no_transaction
 
 Ctx = TypeVar("Ctx")
 
@@ -105,8 +105,9 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         if self._done or self._ctx is None:
             return "Error: the episode is over; call reset() to start a new one.", 0.0, True, False, {}
         self.stats.turns += 1
-        observation, ended, is_error = self._dispatch(self._ctx, action)
-        terminated = ended
+        outcome = self._dispatch(self._ctx, action)
+        observation, is_error = outcome.observation, outcome.is_error
+        terminated = outcome.ended
         truncated = not terminated and self.stats.turns >= self.max_turns
         info: dict[str, Any] = {"turn": self.stats.turns, "is_error": is_error}
         reward = 0.0
@@ -116,7 +117,7 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
             info["grade"] = self._final_grade
             reward = grade.reward
             self._done = True
-        self._record(action, observation)
+        self._record(action, outcome)
         return observation, reward, terminated, truncated, info
 
     def render(self) -> str | None:
@@ -129,20 +130,20 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         self._done = True
 
     # ----------------------------------------------------------------- internals
-    def _dispatch(self, ctx: Ctx, action: Any) -> tuple[str, bool, bool]:
-        """Run one action through the toolbox and count it. Returns (observation, ended, is_error)."""
+    def _dispatch(self, ctx: Ctx, action: Any) -> Outcome:
+        """Run one action through the toolbox and count it."""
         outcome = self.toolbox.execute(ctx, action)
         if outcome.tool is not None:
             self.stats.tool_calls[outcome.tool] += 1
         if outcome.is_error:
             self.stats.invalid_calls += 1
-        return outcome.observation, outcome.ended, outcome.is_error
+        return outcome
 
-    def _record(self, action: Any, observation: str) -> None:
-        call, _ = parse_action(action)
+    def _record(self, action: Any, outcome: Outcome) -> None:
+        call = outcome.call
         name = call["name"] if call else "<malformed>"
         arguments = call["arguments"] if call else {"raw": str(action)[:200]}
-        entry = TranscriptEntry(self.stats.turns, name, arguments, observation)
+        entry = TranscriptEntry(self.stats.turns, name, arguments, outcome.observation)
         self._transcript.append(entry)
         if self.render_mode == "human":
             console = self._get_console()

@@ -38,13 +38,15 @@ def no_transaction(ctx: Any, tool: Tool) -> AbstractContextManager[None]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one action did: the observation text, whether it ended the episode, whether it failed, and the
-    name of the known tool it called (None for malformed actions, unknown tools and ``finish``)."""
+    """What one action did: the observation text, whether it ended the episode, whether it failed, the name
+    of the known tool it called (None for malformed actions, unknown tools and ``finish``), and the parsed call
+    (None when the action could not be parsed)."""
 
     observation: str
     ended: bool = False
     is_error: bool = False
     tool: str | None = None
+    call: dict[str, Any] | None = None
 
 
 class ToolBox:
@@ -65,25 +67,25 @@ class ToolBox:
         name, arguments = call["name"], call["arguments"]
         if name == FINISH:
             if arguments:
-                return _error("finish takes no arguments")
-            return Outcome("Episode finished. Your work will now be graded.", ended=True)
+                return _error("finish takes no arguments", call=call)
+            return Outcome("Episode finished. Your work will now be graded.", ended=True, call=call)
         tool = self.tools.get(name)
         if tool is None:
             return _error(f"unknown tool '{name[:80]}'. Available tools: {', '.join(self.tools)} "
-                          "(or finish when you are done).")
+                          "(or finish when you are done).", call=call)
         problem = check(arguments, tool.parameters)
         if problem:
-            return _error(f"{name}: {problem}", name)
+            return _error(f"{name}: {problem}", name, call)
         try:
             with self.atomic(ctx, tool):
                 result = tool.func(ctx, **{**tool.defaults, **arguments})
         except ToolError as error:
-            return _error(str(error), name)
+            return _error(str(error), name, call)
         except Exception as error:  # a tool bug must not crash a training run; it is logged and reported
             log.exception("tool %s raised", name)
-            return _error(f"internal error in {name} ({type(error).__name__}); nothing was changed", name)
-        return Outcome(result, ended=tool.terminal, tool=name)
+            return _error(f"internal error in {name} ({type(error).__name__}); nothing was changed", name, call)
+        return Outcome(result, ended=tool.terminal, tool=name, call=call)
 
 
-def _error(message: str, tool: str | None = None) -> Outcome:
-    return Outcome(f"Error: {message}", is_error=True, tool=tool)
+def _error(message: str, tool: str | None = None, call: dict[str, Any] | None = None) -> Outcome:
+    return Outcome(f"Error: {message}", is_error=True, tool=tool, call=call)

@@ -1,0 +1,122 @@
+"""Throughput and scale of both envs: vector envs at 1/2/4/8 envs against a no-op text env, oracle episodes,
+memory per env instance, reset and grading time.
+
+Every vector figure is a ratio against the no-op env measured in the same run with the same vector
+machinery, so what remains is officegym's own cost per step.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+import officegym
+from officegym.policies import run_episode
+from officegym.policies.catalog import make_policy
+
+from . import noop_env  # noqa: F401  (registers the no-op env)
+from .timing import sample_us, summary
+
+READ_ACTION = {
+    "officegym/InvoiceApproval-v0": {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}},
+    "officegym/VendorReview-v0": {"name": "read_doc", "arguments": {"doc_id": "questionnaire"}},
+    "officegym-bench/Noop-v0": {"name": "noop", "arguments": {}},
+}
+TASK = {"officegym/InvoiceApproval-v0": "batch-1", "officegym/VendorReview-v0": "vr-easy-01"}
+ENV_KWARGS: dict[str, dict[str, Any]] = {"officegym/InvoiceApproval-v0": {"max_turns": 10**9},
+                                         "officegym/VendorReview-v0": {"max_turns": 10**9},
+                                         "officegym-bench/Noop-v0": {}}
+
+
+def vector_steps_per_s(env_id: str, mode: str, num_envs: int, seconds: float) -> float:
+    """Env-steps per second of one read action repeated in a vector env (one long episode per worker)."""
+    envs = officegym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, **ENV_KWARGS[env_id])
+    options = {"task_id": TASK[env_id]} if env_id in TASK else None
+    envs.reset(seed=0, options=options)
+    actions = (READ_ACTION[env_id],) * num_envs
+    for _ in range(20):
+        envs.step(actions)
+    batches, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(50):
+            envs.step(actions)
+        batches += 50
+    rate = batches * num_envs / (time.perf_counter() - start)
+    envs.close()
+    return rate
+
+
+def vector_table(seconds: float) -> list[dict[str, Any]]:
+    rows = []
+    for mode in ("sync", "async"):
+        for n in (1, 2, 4, 8):
+            floor = vector_steps_per_s("officegym-bench/Noop-v0", mode, n, seconds)
+            for env_id in TASK:
+                rate = vector_steps_per_s(env_id, mode, n, seconds)
+                rows.append({"env": env_id.split("/")[1], "mode": mode, "num_envs": n, "steps_per_s": round(rate),
+                             "noop_steps_per_s": round(floor), "cost_vs_noop": round(floor / rate, 2)})
+    return rows
+
+
+def oracle_episodes(env_id: str, rounds: int) -> dict[str, float]:
+    env = gym.make(env_id)
+    task_ids = list(env.unwrapped.task_list)  # type: ignore[attr-defined]
+    policy = make_policy("oracle", env)
+    steps, start = 0, time.perf_counter()
+    for _ in range(rounds):
+        for task_id in task_ids:
+            steps += run_episode(env, policy, task_id=task_id).turns
+    seconds = time.perf_counter() - start
+    return {"episodes_per_s": round(rounds * len(task_ids) / seconds, 1), "steps_per_s": round(steps / seconds)}
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory_per_env(env_id: str, count: int = 64) -> dict[str, float]:
+    """RSS growth when ``count`` envs each hold a live episode, after one warm env loaded the shared assets."""
+    warm = gym.make(env_id)
+    warm.reset(seed=0)
+    gc.collect()
+    before = rss_mb()
+    envs = [gym.make(env_id) for _ in range(count)]
+    for i, env in enumerate(envs):
+        env.reset(seed=i)
+    gc.collect()
+    growth = rss_mb() - before
+    return {"envs": count, "rss_growth_mb": round(growth, 1), "per_env_kb": round(growth * 1024 / count, 1)}
+
+
+def grading_us(env_id: str, repeats: int) -> dict[str, Any]:
+    env = gym.make(env_id)
+    inner: Any = env.unwrapped
+    longest = max(inner.task_list, key=lambda t: len(inner.gold_actions(t)))
+    env.reset(options={"task_id": longest})
+    for action in inner.gold_actions(longest)[:-1] if env_id.endswith("VendorReview-v0") else inner.gold_actions(longest):
+        env.step(action)
+    ctx = inner._ctx
+    return {"task": longest, **summary(sample_us(lambda: inner._grade_episode(ctx), repeats))}
+
+
+def reset_us(env_id: str, repeats: int) -> dict[str, float]:
+    env = gym.make(env_id)
+    return summary(sample_us(lambda: env.reset(options={"task_id": TASK[env_id]}), repeats))
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    seconds, repeats, rounds = (0.2, 200, 1) if quick else (1.5, 3000, 5)
+    return {
+        "vector": vector_table(seconds),
+        "oracle_episodes": {env_id: oracle_episodes(env_id, rounds) for env_id in TASK},
+        "memory": {env_id: memory_per_env(env_id) for env_id in TASK},
+        "grading": {env_id: grading_us(env_id, repeats // 10) for env_id in TASK},
+        "reset": {env_id: reset_us(env_id, repeats) for env_id in TASK},
+    }
