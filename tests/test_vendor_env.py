@@ -169,9 +169,9 @@ def test_baselines_in_order() -> None:
         means[name] = sum(r.reward for r in results) / len(results)
     assert means["oracle"] == 1.0
     assert means["oracle"] > means["paranoid"] > means["lazy"]
-    if len(SCENARIOS) == 20:
-        assert 0.55 <= means["paranoid"] <= 0.85, means
-        assert means["lazy"] <= 0.2, means
+    # With 2 distractors beside 2 gaps in most deals, over-flagging costs half the gap reward there: ~0.6.
+    assert 0.55 <= means["paranoid"] <= 0.75, means
+    assert means["lazy"] <= 0.2, means
 
 
 def test_paranoid_and_lazy_paths_are_well_formed() -> None:

@@ -270,3 +270,29 @@ def test_taxonomy_has_the_24_spec_ids_in_order() -> None:
         "REQ-VULN", "REQ-SDLC", "REQ-BCP-DR", "REQ-BACKUP", "REQ-SLA", "REQ-AUDITLOG", "REQ-RETENTION",
         "REQ-EXPORT", "REQ-OFFLINE", "REQ-MDM",
     ]  # fmt: skip
+
+
+def test_set_constraints_hold_for_the_shipped_scenarios_and_catch_a_broken_set() -> None:
+    import dataclasses
+
+    from officegym.envs.vendor_review.scenario import load_all_scenarios, load_cast_ids, load_taxonomy
+    from officegym.envs.vendor_review.set_checks import set_problems
+
+    shipped = list(load_all_scenarios())
+    taxonomy, cast = load_taxonomy(), load_cast_ids()
+    assert set_problems(shipped, taxonomy, cast) == []
+    broken = [dataclasses.replace(s, planted_gaps=()) if s.tier == "easy" else s for s in shipped[:-1]]
+    problems = set_problems(broken, taxonomy, cast)
+    assert any("tiers are" in p for p in problems)
+    assert any("have no gap" in p for p in problems)
+
+
+def test_readme_scenario_table_is_generated_from_the_assets() -> None:
+    from pathlib import Path
+
+    from officegym.envs.vendor_review.scenario import load_all_scenarios
+    from officegym.envs.vendor_review.table import markdown_table
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert markdown_table(load_all_scenarios()) in readme, \
+        "README scenario table is stale: run python -m officegym.envs.vendor_review.table"

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from ..core import Grade, Tool, ToolEnv
 from .episode import VendorEpisode
 from .grading import grade_review
+from .progress import vendor_progress
 from .scenario import TIERS, Scenario, assets_dir, load_all_scenarios
 from .search import DocumentIndex
 from .tools import TOOLS
@@ -108,6 +109,14 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         grade = grade_review(ctx)
         return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
 
+    def progress(self) -> dict[str, float]:
+        """Progress of the current episode, computed from the episode state (see ``progress.py``): the grade's
+        components as they stand now plus the process counters, for diagnostics and reward shaping. Reading
+        it changes nothing."""
+        if self._ctx is None:
+            raise RuntimeError("progress() needs an episode: call reset() first")
+        return vendor_progress(self._ctx, self.stats)
+
     def scenario(self, task_id: str) -> Scenario:
         return scenarios()[task_id]
 
@@ -127,12 +136,10 @@ def review_path(scenario: Scenario, gap_ids: list[str], decision: str, read: Seq
 
 
 def paranoid_path(scenario: Scenario) -> list[dict[str, Any]]:
-    """Flags every planted gap and every distractor, and decides by the rule on that (too long) list."""
+    """Reads the core documents, flags every planted gap and every distractor, and keeps the right decision:
+    it measures what over-flagging alone costs (``reward_gaps`` loses half a find per distractor)."""
     flagged = sorted({*scenario.gap_ids, *(d.id for d in scenario.distractors)})
-    committed = {c.id for c in scenario.commitments}
-    must_open = [g for g in flagged if scenario.priority_of(g) == "MUST" and g not in committed]
-    decision = "no-go" if must_open else ("conditional-go" if flagged else "go")
-    return review_path(scenario, flagged, decision, scenario.core_documents)
+    return review_path(scenario, flagged, scenario.decision, scenario.core_documents)
 
 
 def lazy_path(scenario: Scenario) -> list[dict[str, Any]]:

@@ -151,6 +151,16 @@ class ItRoute:
     reply: str
 
 
+def _at_word_start(keyword: str, text: str) -> bool:
+    """True if ``keyword`` occurs in ``text`` where no letter or digit precedes it."""
+    start = text.find(keyword)
+    while start != -1:
+        if start == 0 or not text[start - 1].isalnum():
+            return True
+        start = text.find(keyword, start + 1)
+    return False
+
+
 @dataclass(frozen=True)
 class ItChannel:
     """The internal IT channel: deterministic keyword routing to canned colleague replies."""
@@ -161,14 +171,14 @@ class ItChannel:
     def reply_for(self, question: str) -> str:
         """Answer a question the way the spec routes it.
 
-        The question is lower-cased; the route with the most keywords contained in it wins, ties go to the
-        earlier route, and a question that matches no keyword gets the default reply. Substring matching keeps
-        authoring simple ("seat" also matches "seats"), which is why authors should pick distinctive keywords.
+        The question is lower-cased; the route with the most keywords found in it at the start of a word wins
+        (a keyword is a word prefix: "seat" matches "seats", but "sso" does not match "subprocessor"), ties go
+        to the earlier route, and a question that matches no keyword gets the default reply.
         """
         text = question.lower()
         best_reply, best_hits = self.default_reply, 0
         for route in self.routes:
-            hits = sum(1 for keyword in route.keywords if keyword in text)
+            hits = sum(1 for keyword in route.keywords if _at_word_start(keyword, text))
             if hits > best_hits:
                 best_reply, best_hits = route.reply, hits
         return best_reply

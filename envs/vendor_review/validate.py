@@ -30,12 +30,14 @@ from .scenario import (
     TaxonomyItem,
     derive_decision,
     load_cast_ids,
+    load_scenario,
     load_taxonomy,
     read_json,
     scenario_files,
     scenario_from_dict,
     shape_problems,
 )
+from .set_checks import set_problems
 
 # Phrases that hand the answer to the agent, forbidden in every document. A lazy author writes a status
 # column into the matrix, lets the vendor concede a failure in so many words, or has the thread announce the
@@ -341,7 +343,7 @@ def _keyword_problems(index: int, keyword: str) -> list[str]:
     if keyword != keyword.lower():
         problems.append(f"IT route {index}: keyword {keyword!r} must be lower-case (questions are lower-cased)")
     if len(keyword.strip()) < MIN_KEYWORD_CHARS:
-        problems.append(f"IT route {index}: keyword {keyword!r} is too short for substring routing")
+        problems.append(f"IT route {index}: keyword {keyword!r} is too short for prefix routing")
     return problems
 
 
@@ -435,7 +437,8 @@ def _file_problems(path: Path | Traversable, taxonomy: Sequence[TaxonomyItem], c
 
 
 def validate_all(paths: Iterable[str | Path | Traversable] | None = None) -> list[str]:
-    """Validate the given scenario files (default: every shipped scenario), plus cross-file id uniqueness."""
+    """Validate the given scenario files (default: every shipped scenario, and then the set-level constraints
+    of ``set_checks`` too), plus cross-file id uniqueness."""
     files: list[Path | Traversable] = (
         list(scenario_files()) if paths is None else [p if isinstance(p, Traversable) else Path(p) for p in paths]
     )
@@ -443,6 +446,8 @@ def validate_all(paths: Iterable[str | Path | Traversable] | None = None) -> lis
     problems = [problem for path in files for problem in _file_problems(path, taxonomy, cast)]
     stems = [path.name.removesuffix(".json") for path in files]
     problems += [f"{sid}: more than one file has this id" for sid in _duplicates(stems)]
+    if paths is None and not problems:
+        problems += set_problems([load_scenario(path) for path in files], taxonomy, cast)
     return problems
 
 
