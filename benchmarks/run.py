@@ -1,7 +1,9 @@
-"""``make bench``: run the benchmarks, write ``benchmarks/results/*.json`` and print a summary table.
+"""``make bench``: run the benchmarks, write ``benchmarks/results/`` and print summary tables.
 
-``python -m benchmarks.run [--quick]``. Results carry the machine they ran on; compare ratios, not raw µs,
-across machines.
+``python -m benchmarks.run [--quick]``: InvoiceApproval latency per tool against the bare SQLite+JSON floor;
+both envs' vector-env scaling against a no-op text env, oracle episode throughput, memory per env, reset and
+grading time; Ray whole-episode workers at 1/2/4 actors when the ``ray`` extra is installed. Every figure is
+also given as a ratio against a reference measured in the same run: compare ratios across machines.
 """
 
 from __future__ import annotations
@@ -10,29 +12,29 @@ import argparse
 import json
 import os
 import platform
+import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import gymnasium
+import numpy
 from rich.console import Console
 from rich.table import Table
 
-from . import invoice_latency
+from . import invoice_latency, throughput
+from .plot import scaling_plot
 
 RESULTS = Path(__file__).parent / "results"
 
 
 def machine() -> dict[str, Any]:
-    import sqlite3
-
-    import gymnasium
-    import numpy
-
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
             "gymnasium": gymnasium.__version__, "numpy": numpy.__version__, "sqlite": sqlite3.sqlite_version}
 
 
-def table(result: dict[str, Any]) -> Table:
+def latency_table(result: dict[str, Any]) -> Table:
     out = Table(title="InvoiceApproval-v0 latency (µs)")
     for column in ("what", "p50", "p95", "x floor"):
         out.add_column(column, justify="right" if column != "what" else "left")
@@ -52,15 +54,47 @@ def table(result: dict[str, Any]) -> Table:
     return out
 
 
+def vector_table(rows: list[dict[str, Any]]) -> Table:
+    out = Table(title="vector envs: env-steps/s (cost per step vs the no-op text env)")
+    for column in ("env", "mode", "1", "2", "4", "8"):
+        out.add_column(column, justify="left" if column in ("env", "mode") else "right")
+    for env in sorted({r["env"] for r in rows}):
+        for mode in ("sync", "async"):
+            cells = {r["num_envs"]: f"{r['steps_per_s']:,} ({r['cost_vs_noop']}x)" for r in rows
+                     if r["env"] == env and r["mode"] == mode}
+            out.add_row(env, mode, *(cells.get(n, "-") for n in (1, 2, 4, 8)))
+    return out
+
+
+def ray_rows(quick: bool) -> dict[str, Any] | None:
+    """Ray scaling in a child process (Ray's daemons must not share this process's timings)."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return None
+    rounds = "2" if quick else "8"
+    code = f"import json; from benchmarks import ray_throughput as r; print(json.dumps(r.run(rounds={rounds})))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    parsed: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return parsed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run, not for the record)")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run; writes nothing)")
     args = parser.parse_args(argv)
-    result = {"machine": machine(), "invoice_latency": invoice_latency.run(quick=args.quick)}
-    RESULTS.mkdir(exist_ok=True)
+    console = Console()
+    result: dict[str, Any] = {"machine": machine(), "invoice_latency": invoice_latency.run(quick=args.quick),
+                              "throughput": throughput.run(quick=args.quick), "ray": ray_rows(args.quick)}
     if not args.quick:
-        (RESULTS / "invoice_latency.json").write_text(json.dumps(result, indent=2) + "\n")
-    Console().print(table(result["invoice_latency"]))
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "bench.json").write_text(json.dumps(result, indent=2) + "\n")
+        scaling_plot(result["throughput"]["vector"], RESULTS / "scaling.png")
+    console.print(latency_table(result["invoice_latency"]))
+    console.print(vector_table(result["throughput"]["vector"]))
+    console.print_json(json.dumps({k: v for k, v in result["throughput"].items() if k != "vector"}))
+    if result["ray"]:
+        console.print_json(json.dumps(result["ray"]))
     return 0
 
 

@@ -8,6 +8,9 @@ machinery, so what remains is officegym's own cost per step.
 from __future__ import annotations
 
 import gc
+import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -82,6 +85,15 @@ def rss_mb() -> float:
 
 
 def memory_per_env(env_id: str, count: int = 64) -> dict[str, float]:
+    """Measured in a fresh process, so that memory freed by earlier benchmarks cannot hide the growth."""
+    code = ("import json; from benchmarks.throughput import memory_in_this_process as m; "
+            f"print(json.dumps(m({env_id!r}, {count})))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def memory_in_this_process(env_id: str, count: int) -> dict[str, float]:
     """RSS growth when ``count`` envs each hold a live episode, after one warm env loaded the shared assets."""
     warm = gym.make(env_id)
     warm.reset(seed=0)
@@ -100,7 +112,8 @@ def grading_us(env_id: str, repeats: int) -> dict[str, Any]:
     inner: Any = env.unwrapped
     longest = max(inner.task_list, key=lambda t: len(inner.gold_actions(t)))
     env.reset(options={"task_id": longest})
-    for action in inner.gold_actions(longest)[:-1] if env_id.endswith("VendorReview-v0") else inner.gold_actions(longest):
+    path = inner.gold_actions(longest)
+    for action in path[:-1] if env_id.endswith("VendorReview-v0") else path:  # a submission would end it
         env.step(action)
     ctx = inner._ctx
     return {"task": longest, **summary(sample_us(lambda: inner._grade_episode(ctx), repeats))}
