@@ -39,6 +39,7 @@ class InvariantProbe(gym.Wrapper[Any, Any, Any, Any]):
                 terminated or truncated or inner.stats.turns % CHECK_EVERY == 0):
             problems += check_invariants(inner._ctx.conn, inner.bundle.template)
         info["soak_problems"] = len(problems)
+        info["soak_first_problem"] = problems[0] if problems else ""
         return observation, reward, terminated, truncated, info
 
 
@@ -90,6 +91,7 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
     _, info = envs.reset(seed=seed)
     tools = [t["function"] for t in info["tools"][0]] + [{"name": "finish", "parameters": {"properties": {}}}]
     ids, crashes, problems, episodes, rss = ID_POOL[env_id], 0, 0, 0, []
+    examples: set[str] = set()
     start = time.perf_counter()
     for step in range(steps // num_envs):
         actions = tuple(random_action(rng, tools, ids) for _ in range(num_envs))
@@ -100,13 +102,15 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
             envs.reset()
             continue
         problems += int(np.sum(info.get("soak_problems", 0)))
+        examples.update(p for p in info.get("soak_first_problem", ()) if p)
         episodes += int(np.sum(terminated | truncated))
         if step % max(1, steps // num_envs // 10) == 0:
             rss.append(current_rss_mb())
     envs.close()
     seconds = time.perf_counter() - start
     return {"env": env_id, "steps": steps, "episodes": episodes, "crashes": crashes, "problems": problems,
-            "seconds": round(seconds, 1), "steps_per_s": round(steps / seconds), "rss_mb_samples": rss}
+            "seconds": round(seconds, 1), "steps_per_s": round(steps / seconds), "rss_mb_samples": rss,
+            "problem_examples": sorted(examples)[:10]}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -55,7 +55,7 @@ def _resolve(path: str) -> EpisodeRunner:
 
 def run_local(specs: Sequence[EpisodeSpec], runner: str = DEFAULT_RUNNER) -> list[dict[str, Any]]:
     """The same episodes in this process, in order: the reference the Ray backend must reproduce."""
-    play, envs = _resolve(runner), {}
+    play, envs = _resolve(runner), dict[str, Any]()
     return [play(spec, envs) for spec in specs]
 
 
@@ -80,9 +80,9 @@ class RayEpisodePool:
 
         if not ray.is_initialized():
             init_ray(address, max(num_workers * cpus_per_worker, os.cpu_count() or 1))
-        worker_cls = ray.remote(num_cpus=cpus_per_worker)(_EpisodeWorker)
+        worker_cls: Any = ray.remote(num_cpus=cpus_per_worker)(_EpisodeWorker)
         self._ray = ray
-        self.workers = [worker_cls.remote(runner) for _ in range(num_workers)]  # type: ignore[attr-defined]
+        self.workers = [worker_cls.remote(runner) for _ in range(num_workers)]
 
     def map(self, specs: Sequence[EpisodeSpec]) -> list[dict[str, Any]]:
         """Round-robin the specs over the workers, one remote call per worker; results in spec order."""

@@ -151,3 +151,15 @@ def test_read_tools_return_json(env: Any) -> None:
     assert listed["total"] == 182 and listed["returned"] == 182
     keys = [(i["received_date"], i["invoice_id"]) for i in listed["invoices"]]
     assert keys == sorted(keys)
+
+
+def test_an_unbalanced_invoice_cannot_be_posted(world: Any) -> None:
+    mismatch = next(i for i in world.invoices if i.trap == "gross_mismatch")
+    env = gym.make("officegym/InvoiceApproval-v0")
+    env.reset(seed=0, options={"task_id": "batch-1"})
+    before = dump(episode_conn(env))
+    observation = env.step({"name": "approve_invoice", "arguments": {"invoice_id": mismatch.invoice_id}})[0]
+    assert observation.startswith("Error: cannot post") and "would not balance" in observation
+    assert dump(episode_conn(env)) == before
+    assert env.step({"name": "reject_invoice", "arguments": {
+        "invoice_id": mismatch.invoice_id, "reason_code": "VAT_ERROR"}})[0].startswith("Rejected")

@@ -42,6 +42,7 @@ def test_a_pool_stays_warm_across_batches(local_ray: None) -> None:
 
 
 def test_env_kwargs_reach_the_workers(local_ray: None) -> None:
-    spec = EpisodeSpec("officegym/InvoiceApproval-v0", "single-1", 0, "random", {"task_ids": ["single-1"], "max_turns": 12})
+    spec = EpisodeSpec("officegym/InvoiceApproval-v0", "single-1", 0, "random",
+                       {"task_ids": ["single-1"], "max_turns": 12})
     (result,) = run_ray([spec], num_workers=1)
     assert result["turns"] <= 12

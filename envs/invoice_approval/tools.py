@@ -144,12 +144,16 @@ def _decide(ctx: InvoiceEpisode, invoice_id: str, status: str, reason: str | Non
 def approve_invoice(ctx: InvoiceEpisode, invoice_id: str) -> str:
     """Approve a received invoice for payment. This posts it to the ledger (debit the expense account with the
     net, debit input VAT 1576 at 19 % or 1571 at 7 % with the VAT, credit 1600 payables with the gross) and
-    adds its net to the purchase order's invoiced amount. It cannot be undone.
+    adds its net to the purchase order's invoiced amount. It cannot be undone. Like any ledger, it refuses to
+    post a document whose debits (net + VAT) do not equal its credit (gross).
 
     Args:
         invoice_id: The internal invoice ID of a received invoice, e.g. "ER-2026-00042".
     """
     inv = _received_invoice(ctx, invoice_id)
+    if inv["net_cents"] + inv["vat_cents"] != inv["gross_cents"]:
+        raise ToolError(f"cannot post {invoice_id}: debits (net {inv['net_cents']} + VAT {inv['vat_cents']} cents) "
+                        f"do not equal the credit (gross {inv['gross_cents']} cents); the entry would not balance")
     _decide(ctx, invoice_id, "approved", None, None, "")
     for line in ledger_lines(invoice_id, inv["expense_account"], inv["net_cents"], inv["vat_rate"],
                              inv["vat_cents"], inv["gross_cents"]):
