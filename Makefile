@@ -1,35 +1,47 @@
 # Two commands on a fresh machine with Python 3.11+ and make: `make demo` and `make test`.
-# Both create the project's own virtual environment (.venv) first.
+# Both create the project's own virtual environment (.venv) first. The demo needs only the package; the tests
+# install every extra they exercise (dev: pytest, ruff, mypy, openai, SB3 + CPU torch; ray: Ray and RLlib,
+# which pins gymnasium 1.2.2, so the suite runs on what RLlib users get).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+BASE := $(VENV)/.installed-base
+FULL := $(VENV)/.installed-full
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench soak clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "officegym needs Python 3.11+"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(BASE): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(BASE)
+
+$(FULL): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	touch $(FULL) $(BASE)
+
+demo: $(BASE)
 	$(BIN)/officegym demo
 
-test: $(STAMP)
+test: $(FULL)
 	$(BIN)/python -m pytest -n 2
 	$(BIN)/ruff check .
 	$(BIN)/mypy .
 
-lint: $(STAMP)
+lint: $(FULL)
 	$(BIN)/ruff check .
 
-typecheck: $(STAMP)
+typecheck: $(FULL)
 	$(BIN)/mypy .
 
-bench: $(STAMP)
+bench: $(FULL)
 	$(BIN)/python -m benchmarks.run
+
+soak: $(FULL)
+	$(BIN)/python -m benchmarks.soak
 
 clean:
 	rm -rf $(VENV) build *.egg-info

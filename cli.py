@@ -1,7 +1,10 @@
-"""The ``officegym`` command: run scripted policies on the shipped tasks and show the result.
+"""The ``officegym`` command: run scripted policies on the shipped tasks, evaluate LLMs, audit results.
 
 ``officegym demo`` is the main job: it renders one episode in the terminal, then plays the oracle and the
 random policy on every shipped task of every environment and prints a score table. No network, no key.
+``officegym eval`` evaluates a policy (an LLM behind any OpenAI-compatible endpoint, or a scripted one) into
+a resumable JSONL file; ``officegym show`` renders stored episodes; ``officegym replay`` re-executes them and
+checks that their grades reproduce.
 """
 
 from __future__ import annotations
@@ -99,12 +102,79 @@ def build_parser() -> argparse.ArgumentParser:
     run_p.add_argument("--task-id", action="append", dest="task_ids", help="a task to play (repeatable)")
     run_p.add_argument("--seed", type=int, default=0)
     run_p.add_argument("--render", action="store_true", help="print every step with rich")
+    add_eval_parser(sub)
+    add_show_parsers(sub)
     return parser
+
+
+def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("eval", help="evaluate a policy (an LLM or a scripted one) into a resumable JSONL file",
+                       description="Runs every selected task R times, C episodes at a time, and appends one JSON "
+                       "line per episode to the results file; run the same command again to resume.")
+    p.add_argument("env_id", choices=sorted(ENV_IDS))
+    p.add_argument("--policy", choices=[*sorted(POLICIES), "openai"], default="openai",
+                   help="openai (default: an LLM behind an OpenAI-compatible endpoint) or a scripted policy")
+    _model_options(p.add_argument_group("model (--policy openai)"))
+    _episode_options(p.add_argument_group("episodes"))
+    out = p.add_argument_group("output")
+    out.add_argument("-o", "--output", default="results", help="directory (or .jsonl file) for the results")
+    out.add_argument("--restart", action="store_true", help="replace the results file instead of resuming it")
+    out.add_argument("-q", "--quiet", action="store_true", help="no live progress view")
+
+
+def _model_options(llm: argparse._ArgumentGroup) -> None:
+    llm.add_argument("-m", "--model", help="the model name the endpoint serves")
+    llm.add_argument("-b", "--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    llm.add_argument("-k", "--api-key-var", default="OPENAI_API_KEY",
+                     help="environment variable holding the API key (the key is never written anywhere)")
+    llm.add_argument("--api", choices=["auto", "chat", "responses"], default="auto",
+                     help="chat completions, the Responses API, or auto (switch when chat refuses tools)")
+    llm.add_argument("-T", "--temperature", type=float)
+    llm.add_argument("-t", "--max-tokens", type=int, help="maximum tokens per model reply")
+    llm.add_argument("--reasoning-effort", help="for reasoning models: low, medium, high, ...")
+    llm.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
+    llm.add_argument("--max-retries", type=int, default=6, help="retries per request on 429/5xx/timeouts")
+    llm.add_argument("--backoff", type=float, default=1.0, help="first retry delay in seconds, doubled each time")
+    llm.add_argument("--max-backoff", type=float, default=60.0, help="longest retry delay in seconds")
+    llm.add_argument("--keep-reasoning", action="store_true",
+                     help="send reasoning_content back to the server (thinking models that call tools)")
+    llm.add_argument("--extra-body", help="JSON object merged into each request, e.g. vLLM sampling options")
+
+
+def _episode_options(run: argparse._ArgumentGroup) -> None:
+    run.add_argument("-n", "--num-tasks", type=int, help="run the first N selected tasks (default: all)")
+    run.add_argument("-r", "--rollouts", type=int, default=1, help="episodes per task (for pass@k and pass^k)")
+    run.add_argument("-c", "--concurrency", type=int, default=4, help="episodes at a time")
+    run.add_argument("--task-ids", action="append", help="comma-separated task ids (repeatable)")
+    run.add_argument("--tier", help="only tasks of this tier")
+    run.add_argument("--max-turns", type=int, help="tool calls per episode before it is cut off")
+    run.add_argument("--env-kwargs", help="JSON object of further env arguments, e.g. '{\"company_seed\": 7}'")
+    run.add_argument("--offer-finish", action="store_true", help="offer the model a finish tool")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--backend", choices=["local", "ray"], default="local",
+                     help="local threads, or Ray tasks that each play whole episodes (the ray extra)")
+    run.add_argument("--address", help="with --backend ray: a Ray cluster address (default: start Ray locally)")
+    run.add_argument("--episode-retries", type=int, default=2,
+                     help="re-runs of an episode after an infrastructure error before it is recorded as one")
+    run.add_argument("--pass-threshold", type=float, default=1.0, help="reward that counts as a pass")
+
+
+def add_show_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    show = sub.add_parser("show", help="render stored episodes of a results file")
+    show.add_argument("results", help="a results .jsonl file written by officegym eval")
+    show.add_argument("--episode", help="an index from the list, a key (task#rollout) or a task id")
+    show.add_argument("--full", action="store_true", help="do not clip long messages")
+    show.add_argument("--pass-threshold", type=float, default=1.0, help="reward that counts as a pass")
+    replay = sub.add_parser("replay", help="re-execute stored episodes and check their grades reproduce")
+    replay.add_argument("results", help="a results .jsonl file written by officegym eval")
+    replay.add_argument("--episode", help="an index, a key (task#rollout) or a task id (default: all)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console()
+    if args.command in ("eval", "show", "replay"):
+        return evaluation_verb(args, console)
     try:
         if args.command == "demo":
             return demo(console, render=not args.no_render)
@@ -112,6 +182,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, gym.error.Error) as error:
         console.print(f"[red]error:[/red] {error}")
         return 2
+
+
+def evaluation_verb(args: argparse.Namespace, console: Console) -> int:
+    """``eval``, ``show`` and ``replay``; bad input is an ``Error: ...`` line on stderr and exit code 2."""
+    from .evaluation.chat_policy import InfrastructureError
+    from .evaluation.commands import eval_command, replay_command, show_command
+
+    errors = Console(stderr=True)
+    verbs = {"eval": eval_command, "show": show_command, "replay": replay_command}
+    try:
+        return verbs[args.command](args, console, errors)
+    except (ValueError, OSError, gym.error.Error) as error:
+        errors.print(f"Error: {error}", markup=False, highlight=False)
+        return 2
+    except InfrastructureError as error:  # fatal: a bad key or an unknown model would fail every episode
+        errors.print(f"Error: the model endpoint refused the run ({error}). Finished episodes are kept: fix the "
+                     "cause and run the same command again", markup=False, highlight=False)
+        return 2
+    except KeyboardInterrupt:
+        errors.print("interrupted: run the same command again to resume", markup=False)
+        return 130
 
 
 if __name__ == "__main__":

@@ -122,6 +122,40 @@ def init_ray(address: str | None = None, num_cpus: float | None = None) -> None:
     ray.init(address=address, **kwargs)
 
 
+def run_jobs_on_ray(plan: Any, jobs: Sequence[Any], make_policy: Any, config: dict[str, Any],
+                    on_record: Callable[[dict[str, Any]], None]) -> None:
+    """``officegym eval --backend ray``: every episode a Ray task that plays it whole and returns its record.
+
+    At most ``plan.concurrency`` episodes are in flight; records arrive as episodes finish and are written by
+    the caller (this process). Scripted policies reserve a CPU per episode; LLM episodes wait on the network,
+    so they reserve none. A fatal error (bad key, unknown model) raised in a worker is re-raised here.
+    """
+    import ray
+    from ray.exceptions import RayTaskError
+
+    from .runner import play_job
+
+    if not ray.is_initialized():
+        init_ray(plan.ray_address, max(plan.concurrency, os.cpu_count() or 1))
+    cpus = 0 if plan.policy_info.get("policy") == "openai" else 1
+    remote: Any = ray.remote(num_cpus=cpus, max_retries=0)(play_job)
+    shared = [ray.put(value) for value in (plan, make_policy, config)]
+    waiting, in_flight = list(jobs), dict[Any, Any]()
+    while waiting or in_flight:
+        while waiting and len(in_flight) < plan.concurrency:
+            job = waiting.pop(0)
+            in_flight[remote.remote(shared[0], job, shared[1], shared[2])] = job
+        done, _ = ray.wait(list(in_flight), num_returns=1)
+        for ref in done:
+            in_flight.pop(ref)
+            try:
+                record = ray.get(ref)
+            except RayTaskError as error:
+                raise error.cause from None
+            if record is not None:
+                on_record(record)
+
+
 class _EpisodeWorker:
     """A Ray actor: keeps its envs across episodes and plays each spec to the end locally."""
 

@@ -1,0 +1,133 @@
+"""What the ``eval``, ``show`` and ``replay`` verbs of the ``officegym`` command do (``cli.py`` parses).
+
+Each returns the exit code: 0 when all went well, 1 when the run finished but something needs attention
+(episodes with infrastructure errors, a replay that did not reproduce), 2 for bad input (raised as
+``ValueError`` and printed as ``Error: ...`` by the CLI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+from rich.console import Console
+
+from ..policies.catalog import make_policy
+from .chat_policy import ChatPolicy, ScriptedChatPolicy
+from .records import read_records
+from .replay import replay_record, replay_table
+from .runner import EvalPlan, PolicyFactory, results_path, run_eval, select_tasks
+from .show import select_records, show_episode, show_list
+from .summary import summary_table
+
+
+def eval_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
+    env_kwargs = json_object(args.env_kwargs, "--env-kwargs")
+    if args.max_turns is not None:
+        env_kwargs["max_turns"] = args.max_turns
+    tasks = select_tasks(args.env_id, env_kwargs, split_ids(args.task_ids), args.tier, args.num_tasks)
+    info, factory = build_policy(args, env_kwargs)
+    output = results_path(Path(args.output), args.env_id, info["policy"], info.get("model"))
+    plan = EvalPlan(args.env_id, tasks, info, output, rollouts=args.rollouts, concurrency=args.concurrency,
+                    base_seed=args.seed, env_kwargs=env_kwargs, episode_retries=args.episode_retries,
+                    offer_finish=args.offer_finish, pass_threshold=args.pass_threshold, restart=args.restart,
+                    backend=args.backend, ray_address=args.address)
+    outcome = run_eval(plan, factory, console, live=not args.quiet)
+    console.print(summary_table(outcome.summary, f"{args.env_id} · {info.get('model') or info['policy']}"))
+    console.print(f"results: {outcome.path} ({outcome.ran} episode(s) run, {outcome.skipped} already there)")
+    console.print(f"summary: {outcome.summary_path}")
+    failed = outcome.summary["errors"]
+    if failed:
+        errors.print(f"Error: {failed} episode(s) failed on infrastructure and were not scored "
+                     "(see `officegym show`); run the same command again to retry them", markup=False)
+        return 1
+    return 0
+
+
+def build_policy(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[dict[str, Any], PolicyFactory]:
+    """The policy's description and a factory giving each episode its policy."""
+    if args.policy != "openai":
+        probe = gym.make(args.env_id, **env_kwargs)
+        try:  # a policy unsuitable for this env says so before anything runs
+            scripted = ScriptedChatPolicy(make_policy(args.policy, probe))
+        finally:
+            probe.close()
+        name = args.policy
+        return scripted.describe(), lambda env, seed: ScriptedChatPolicy(make_policy(name, env, seed))
+    policy = openai_policy(args)
+    return policy.describe(), lambda env, seed: policy
+
+
+def openai_policy(args: argparse.Namespace) -> ChatPolicy:
+    if not args.model:
+        raise ValueError("--model is required with --policy openai (e.g. --model gpt-4.1-mini)")
+    try:
+        from ..policies.openai_policy import OpenAIPolicy, OpenAISettings
+    except ImportError as error:
+        raise ValueError(f"the openai policy needs the openai package ({error}): pip install 'officegym[llm]'") \
+            from error
+    settings = OpenAISettings(model=args.model, base_url=args.base_url, api_key_var=args.api_key_var, api=args.api,
+                              temperature=args.temperature, max_tokens=args.max_tokens,
+                              reasoning_effort=args.reasoning_effort, timeout=args.timeout,
+                              max_retries=args.max_retries, backoff=args.backoff, max_backoff=args.max_backoff,
+                              keep_reasoning=args.keep_reasoning,
+                              extra_body=json_object(args.extra_body, "--extra-body") or None)
+    return OpenAIPolicy(settings)
+
+
+def show_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
+    records = load(Path(args.results), errors)
+    if args.episode is None:
+        show_list(console, records, args.pass_threshold)
+        return 0
+    for record in select_records(records, args.episode):
+        show_episode(console, record, full=args.full)
+    return 0
+
+
+def replay_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
+    records = [r for r in select_records(load(Path(args.results), errors), args.episode) if not r.get("has_error")]
+    if not records:
+        raise ValueError("nothing to replay: the selected episodes all failed on infrastructure")
+    results = [replay_record(record) for record in records]
+    console.print(replay_table(results))
+    different = [r.key for r in results if not r.grade_matches]
+    if different:
+        errors.print(f"Error: {len(different)} of {len(results)} episode(s) did not reproduce their stored grade: "
+                     f"{', '.join(different[:10])}", markup=False)
+        return 1
+    console.print(f"all {len(results)} episode(s) reproduce their stored grade")
+    return 0
+
+
+def load(path: Path, errors: Console) -> list[dict[str, Any]]:
+    if not path.is_file():
+        raise ValueError(f"no results file at {path}")
+    records, bad = read_records(path)
+    if bad:
+        errors.print(f"warning: skipped {bad} unreadable line(s) in {path}", markup=False)
+    if not records:
+        raise ValueError(f"{path} holds no episode records")
+    return records
+
+
+def split_ids(values: list[str] | None) -> list[str] | None:
+    """``--task-ids a,b --task-ids c`` as ``[a, b, c]``."""
+    if not values:
+        return None
+    return [t.strip() for value in values for t in value.split(",") if t.strip()]
+
+
+def json_object(text: str | None, flag: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"{flag} must be a JSON object, e.g. '{{\"company_seed\": 7}}' ({error})") from error
+    if not isinstance(value, dict):
+        raise ValueError(f"{flag} must be a JSON object, got {type(value).__name__}")
+    return value

@@ -1,0 +1,88 @@
+"""One evaluation episode: a chat policy plays a task through the ``ChatWrapper`` until the episode ends.
+
+The loop is the same for every policy: ask the policy for an assistant message on the transcript, step the
+wrapper with it, until the env ends the episode (finish, a terminal tool, or ``max_turns``, which bounds the
+loop because every assistant message costs at least one env step). The result carries what the record needs:
+the transcript, the calls, the grade, token usage and where the time went.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+from ..wrappers.chat import ChatWrapper
+from .chat_policy import ChatPolicy, ContextLengthExceeded, add_usage
+
+
+class EpisodeCancelled(Exception):
+    """The run is stopping (Ctrl-C, a fatal error elsewhere): this episode is dropped, not recorded."""
+
+
+@dataclass
+class EpisodeRun:
+    """What happened in one episode (timings are wall-clock seconds, kept out of observations and grades)."""
+
+    task_id: str
+    tier: str
+    reward: float = 0.0
+    grade: dict[str, Any] = field(default_factory=dict)
+    stop_reason: str = ""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    chat: dict[str, Any] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)
+    requests: int = 0
+    retries: int = 0
+    finish_reasons: Counter[str] = field(default_factory=Counter)
+    model_s: float = 0.0
+    env_s: float = 0.0
+    wall_s: float = 0.0
+
+
+def play_chat_episode(env: gym.Env[str, Any], policy: ChatPolicy, task_id: str, seed: int, *,
+                      offer_finish: bool = False, stop: threading.Event | None = None) -> EpisodeRun:
+    """Play ``task_id`` with ``policy``. Infrastructure errors of the policy propagate to the caller; once
+    ``stop`` is set, the next turn raises :class:`EpisodeCancelled`."""
+    started = time.perf_counter()
+    wrapper = ChatWrapper(env, offer_finish=offer_finish)
+    observation, info = wrapper.reset(seed=seed, options={"task_id": task_id})
+    policy.reset(observation, info)
+    run = EpisodeRun(task_id, str(info.get("tier", "")))
+    while wrapper.stop_reason is None:
+        if stop is not None and stop.is_set():
+            raise EpisodeCancelled(task_id)
+        ask = time.perf_counter()
+        try:
+            reply = policy.respond(wrapper.messages, wrapper.tools)
+        except ContextLengthExceeded:
+            wrapper.end("context_length")
+            break
+        step = time.perf_counter()
+        run.model_s += step - ask
+        wrapper.step(reply.message)
+        run.env_s += time.perf_counter() - step
+        add_usage(run.usage, reply.usage)
+        run.requests += reply.requests
+        run.retries += reply.retries
+        if reply.finish_reason is not None:
+            run.finish_reasons[reply.finish_reason] += 1
+    _fill(run, wrapper)
+    run.wall_s = time.perf_counter() - started
+    return run
+
+
+def _fill(run: EpisodeRun, wrapper: ChatWrapper) -> None:
+    run.grade = dict(wrapper.grade or {})
+    run.reward = float(run.grade.get("reward", 0.0))
+    run.stop_reason = wrapper.stop_reason or ""
+    run.messages = wrapper.messages
+    run.tools = wrapper.tools
+    run.tool_calls = wrapper.calls
+    run.chat = wrapper.stats.as_dict()

@@ -1,0 +1,131 @@
+"""Result records: one JSON line per episode, appended as episodes finish, read back for resume/show/replay.
+
+A record holds everything needed to judge and to audit an episode later: which env, task, seed, policy and
+model; the whole transcript and the calls; the reward and every grade diagnostic; why it stopped; token
+usage, timings and package versions. Episodes are keyed ``<task_id>#<rollout>``; a file may hold several
+records of one key (an infrastructure error and its successful re-run), and the last one counts.
+
+The file is only ever appended to, one ``write`` per line, flushed each time; a line cut off by a crash is
+skipped on reading (and the next write starts on a fresh line), so an interrupted run loses at most the
+episodes that were in flight.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import zlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import IO, Any
+
+from .episode import EpisodeRun
+
+SCHEMA = 1
+RESUME_KEYS = ("env_id", "env_kwargs", "policy", "model", "sampling", "offer_finish", "base_seed")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to run: a task, the rollout number, and the seed derived from both."""
+
+    task_id: str
+    rollout: int
+    seed: int
+
+    @property
+    def key(self) -> str:
+        return episode_key(self.task_id, self.rollout)
+
+
+def episode_key(task_id: str, rollout: int) -> str:
+    return f"{task_id}#{rollout}"
+
+
+def episode_seed(base_seed: int, task_id: str, rollout: int) -> int:
+    """A per-episode seed that depends only on the task and rollout (``crc32``, not the salted ``hash()``),
+    so it is the same in any process, whatever other tasks are selected."""
+    return (base_seed + zlib.crc32(episode_key(task_id, rollout).encode())) % 2**31
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for package in ("officegym", "gymnasium", "openai"):
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            found[package] = "not installed"
+    return found
+
+
+def make_record(config: dict[str, Any], job: Job, run: EpisodeRun | None, *, error: str | None = None,
+                attempts: int = 1, started_at: datetime | None = None) -> dict[str, Any]:
+    """The JSON record of an episode; ``run`` is ``None`` when it failed on infrastructure (``error``)."""
+    record: dict[str, Any] = {"schema": SCHEMA, "key": job.key, **config, "task_id": job.task_id,
+                              "rollout": job.rollout, "seed": job.seed, "has_error": run is None,
+                              "error": error, "attempts": attempts,
+                              "started_at": (started_at or datetime.now(UTC)).isoformat(timespec="seconds"),
+                              "versions": versions()}
+    if run is None:
+        return {**record, "tier": None, "reward": None, "grade": {}, "stop_reason": "error", "messages": []}
+    return {**record, "tier": run.tier, "reward": run.reward, "stop_reason": run.stop_reason,
+            "turns": run.chat.get("assistant_turns", 0), "env_steps": run.grade.get("turns"),
+            "grade": run.grade, "chat": run.chat, "usage": run.usage, "requests": run.requests,
+            "retries": run.retries, "finish_reasons": dict(run.finish_reasons),
+            "timing": {"wall_s": round(run.wall_s, 4), "model_s": round(run.model_s, 4),
+                       "env_s": round(run.env_s, 4)},
+            "messages": run.messages, "tool_calls": run.tool_calls}
+
+
+def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The last record of every key, in the order keys first appear, and the number of unreadable lines."""
+    latest: dict[str, dict[str, Any]] = {}
+    bad = 0
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                bad += 1
+                continue
+            if isinstance(record, dict) and isinstance(record.get("key"), str):
+                latest[record["key"]] = record
+            else:
+                bad += 1
+    return list(latest.values()), bad
+
+
+def check_resumable(existing: list[dict[str, Any]], config: dict[str, Any], path: Path) -> None:
+    """Refuse to mix episodes run with other settings into one file (their scores would not be comparable)."""
+    for record in existing:
+        for key in RESUME_KEYS:
+            if record.get(key) != config.get(key):
+                raise ValueError(f"{path} holds episodes run with another {key} ({record.get(key)!r}, now "
+                                 f"{config.get(key)!r}); use another --output, or --restart to replace it")
+
+
+class RecordWriter:
+    """Appends records to a JSONL file, one flushed line each."""
+
+    def __init__(self, path: Path, *, restart: bool = False) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: IO[str] = path.open("w" if restart else "a", encoding="utf-8")
+        if not restart and path.stat().st_size and not _ends_with_newline(path):
+            self._handle.write("\n")  # the last line was cut off: do not glue the next record to it
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(-1, 2)
+        return handle.read(1) == b"\n"

@@ -1,0 +1,204 @@
+"""Running an evaluation: every (task, rollout) episode, concurrently, into a resumable JSONL file.
+
+Episodes run in threads: an LLM episode waits on the network almost all the time, so threads give the
+concurrency without processes, and each episode gets its own env (``gym.make`` costs a fraction of a
+millisecond) so no env is ever shared. Only the main thread writes the file, one line per finished episode.
+
+Resuming is running the same command again: episodes already in the file are skipped, except those that
+failed on infrastructure, which run again (they were never scored). A file written with other settings is
+refused rather than mixed. An infrastructure error is retried ``episode_retries`` times on a fresh env before
+it is recorded as ``has_error``; a fatal one (bad key, unknown model) stops the run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+from rich.console import Console
+
+from .chat_policy import ChatPolicy, InfrastructureError
+from .episode import EpisodeCancelled, play_chat_episode
+from .live import LiveView
+from .records import Job, RecordWriter, check_resumable, episode_seed, make_record, read_records
+from .summary import summarize
+
+log = logging.getLogger(__name__)
+
+PolicyFactory = Callable[[gym.Env[str, Any], int], ChatPolicy]
+RESERVED_ENV_KWARGS = ("task_ids", "tier", "render_mode")
+
+
+@dataclass(frozen=True)
+class EvalPlan:
+    """What to run. ``policy_info`` is the policy's ``describe()`` (name, model, sampling, endpoint)."""
+
+    env_id: str
+    task_ids: list[str]
+    policy_info: dict[str, Any]
+    output: Path
+    rollouts: int = 1
+    concurrency: int = 4
+    base_seed: int = 0
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    episode_retries: int = 2
+    offer_finish: bool = False
+    pass_threshold: float = 1.0
+    restart: bool = False
+    backend: str = "local"
+    ray_address: str | None = None
+
+    def config(self) -> dict[str, Any]:
+        """The settings recorded with every episode (what a resumed run must share)."""
+        info = self.policy_info
+        return {"env_id": self.env_id, "env_kwargs": self.env_kwargs, "policy": info["policy"],
+                "model": info.get("model"), "sampling": info.get("sampling", {}),
+                "endpoint": info.get("endpoint", {}), "offer_finish": self.offer_finish, "base_seed": self.base_seed}
+
+
+@dataclass(frozen=True)
+class EvalOutcome:
+    path: Path
+    summary_path: Path
+    summary: dict[str, Any]
+    ran: int
+    skipped: int
+    unreadable_lines: int
+
+
+def select_tasks(env_id: str, env_kwargs: dict[str, Any], task_ids: list[str] | None, tier: str | None,
+                 limit: int | None) -> list[str]:
+    """The tasks to run, in the env's order: ``task_ids`` and ``tier`` as the env selects them, first ``limit``."""
+    reserved = [k for k in env_kwargs if k in RESERVED_ENV_KWARGS]
+    if reserved:
+        raise ValueError(f"--env-kwargs must not set {', '.join(reserved)}; use --task-ids and --tier")
+    if limit is not None and limit < 1:
+        raise ValueError(f"-n/--num-tasks must be at least 1, got {limit}")
+    env = gym.make(env_id, task_ids=task_ids or None, tier=tier, **env_kwargs)
+    selected = list(env.unwrapped._task_ids())  # type: ignore[attr-defined]
+    env.close()
+    return selected[:limit] if limit else selected
+
+
+def results_path(output: Path, env_id: str, policy: str, model: str | None) -> Path:
+    """``output`` itself if it names a ``.jsonl`` file, else ``output/<Env>__<policy>[-<model>].jsonl``."""
+    if output.suffix == ".jsonl":
+        return output
+    name = env_id.split("/")[-1] + "__" + (f"{policy}-{model}" if model else policy)
+    return output / (re.sub(r"[^A-Za-z0-9._-]+", "-", name) + ".jsonl")
+
+
+def summary_path(path: Path) -> Path:
+    return path.with_name(path.stem + ".summary.json")
+
+
+def run_eval(plan: EvalPlan, make_policy: PolicyFactory, console: Console, *, live: bool = True) -> EvalOutcome:
+    """Run the plan's missing episodes, append their records, write and return the summary."""
+    _check_plan(plan)
+    config = plan.config()
+    existing, bad = read_records(plan.output) if plan.output.exists() and not plan.restart else ([], 0)
+    check_resumable(existing, config, plan.output)
+    done = {r["key"] for r in existing if not r.get("has_error")}
+    jobs = [Job(t, r, episode_seed(plan.base_seed, t, r)) for t in plan.task_ids for r in range(plan.rollouts)]
+    pending = [job for job in jobs if job.key not in done]
+    title = f"{plan.env_id} · {config['model'] or config['policy']}"
+    writer = RecordWriter(plan.output, restart=plan.restart)
+    try:
+        with LiveView(console, title, len(pending), threshold=plan.pass_threshold, enabled=live) as view:
+
+            def keep(record: dict[str, Any]) -> None:
+                writer.write(record)
+                view.add(record)
+
+            _run_jobs(plan, pending, make_policy, config, keep)
+    finally:
+        writer.close()
+    records, bad = read_records(plan.output)
+    summary = summarize(records, plan.pass_threshold)
+    path = summary_path(plan.output)
+    path.write_text(json.dumps({"results": str(plan.output), "config": config, "summary": summary,
+                                "tools": _tools(plan)}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return EvalOutcome(plan.output, path, summary, len(pending), len(jobs) - len(pending), bad)
+
+
+def _check_plan(plan: EvalPlan) -> None:
+    if plan.rollouts < 1:
+        raise ValueError(f"-r/--rollouts must be at least 1, got {plan.rollouts}")
+    if plan.concurrency < 1:
+        raise ValueError(f"-c/--concurrency must be at least 1, got {plan.concurrency}")
+    if plan.episode_retries < 0:
+        raise ValueError(f"--episode-retries must be 0 or more, got {plan.episode_retries}")
+    if not plan.task_ids:
+        raise ValueError("no task selected")
+
+
+def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: PolicyFactory, config: dict[str, Any],
+              on_record: Callable[[dict[str, Any]], None]) -> None:
+    """Run the jobs ``plan.concurrency`` at a time. On a fatal error or Ctrl-C the episodes not started are
+    dropped and those in flight stop at their next turn (they are run again on resume)."""
+    if plan.backend == "ray":
+        from .ray_backend import run_jobs_on_ray
+
+        run_jobs_on_ray(plan, jobs, make_policy, config, on_record)
+        return
+    if plan.backend != "local":
+        raise ValueError(f"unknown backend {plan.backend!r}; choose local or ray")
+    stop = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=plan.concurrency, thread_name_prefix="officegym-eval")
+    futures: list[Future[dict[str, Any] | None]] = [pool.submit(_play, plan, job, make_policy, config, stop)
+                                                    for job in jobs]
+    try:
+        for future in as_completed(futures):
+            record = future.result()
+            if record is not None:
+                on_record(record)
+    finally:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def play_job(plan: EvalPlan, job: Job, make_policy: PolicyFactory, config: dict[str, Any]) -> dict[str, Any] | None:
+    """One episode outside the thread pool (a Ray worker): nothing can cancel it from outside."""
+    return _play(plan, job, make_policy, config, threading.Event())
+
+
+def _play(plan: EvalPlan, job: Job, make_policy: PolicyFactory, config: dict[str, Any],
+          stop: threading.Event) -> dict[str, Any] | None:
+    """One episode, retried on a fresh env after infrastructure errors; never raises but for fatal ones.
+    ``None`` when the run stopped under it."""
+    problem = ""
+    for attempt in range(1, plan.episode_retries + 2):
+        started = datetime.now(UTC)
+        env = gym.make(plan.env_id, task_ids=[job.task_id], **plan.env_kwargs)
+        try:
+            run = play_chat_episode(env, make_policy(env, job.seed), job.task_id, job.seed,
+                                    offer_finish=plan.offer_finish, stop=stop)
+            return make_record(config, job, run, attempts=attempt, started_at=started)
+        except EpisodeCancelled:
+            return None
+        except InfrastructureError as error:
+            if error.fatal:
+                raise
+            problem = str(error)
+        except Exception as error:  # a policy bug must not end a run of hours: the record says what broke
+            log.exception("episode %s failed", job.key)
+            problem = f"{type(error).__name__}: {error}"
+        finally:
+            env.close()
+    return make_record(config, job, None, error=problem, attempts=plan.episode_retries + 1, started_at=started)
+
+
+def _tools(plan: EvalPlan) -> list[dict[str, Any]]:
+    env = gym.make(plan.env_id, task_ids=plan.task_ids[:1], **plan.env_kwargs)
+    _, info = env.reset(options={"task_id": plan.task_ids[0]})
+    env.close()
+    return list(info.get("tools", []))
