@@ -44,12 +44,12 @@ def main(argv: list[str] | None = None) -> int:
 
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     ray.init(address=args.address, include_dashboard=False, log_to_driver=False,
-             **({} if args.address else {"num_cpus": max(2, args.env_runners + 1)}))
+             **({} if args.address else {"num_cpus": args.env_runners + 1}))
     register_env("officegym-invoice-discrete", make_env)
     config = (PPOConfig()
               .environment("officegym-invoice-discrete", env_config={"tier": "single", "max_turns": 20})
               .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner,
-                           num_cpus_per_env_runner=0.5)
+                           num_cpus_per_env_runner=1)
               .training(train_batch_size=1000, minibatch_size=250, num_epochs=4, lr=5e-4, gamma=0.95)
               .debugging(seed=0))
     started = time.perf_counter()

@@ -120,7 +120,7 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         self._record(action, outcome)
         return observation, reward, terminated, truncated, info
 
-    def render(self) -> str | None:
+    def render(self) -> Any:  # str in "ansi" mode, else None; gymnasium versions type this differently
         if self.render_mode == "ansi":
             return transcript_text(type(self).__name__, self._transcript, self._final_grade)
         return None

@@ -12,6 +12,7 @@ from .bundle import Bundle, load_bundle
 from .db import asset_path
 from .episode import InvoiceEpisode
 from .grading import book_state, compare
+from .progress import InvoiceProgress
 from .sandbox import atomic, open_episode
 from .tasks import TIERS
 from .tools import TOOLS
@@ -91,6 +92,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         if max_turns < need:
             raise ValueError(f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
                              f"use max_turns >= {need} or select other tasks")
+        self._progress: InvoiceProgress | None = None
         super().__init__(max_turns=max_turns, render_mode=render_mode)
 
     def _task_ids(self) -> Sequence[str]:
@@ -115,6 +117,17 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         task = self.bundle.tasks[ctx.task_id]
         grade = compare(book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope)
         return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
+
+    def progress(self) -> dict[str, float]:
+        """Progress of the current episode against the task's gold books, computed from the episode state
+        (see ``progress.py``): the grade's components as they stand now, for diagnostics and reward shaping.
+        Reading it changes nothing."""
+        if self._ctx is None:
+            raise RuntimeError("progress() needs an episode: call reset() first")
+        if self._progress is None or self._progress.episode is not self._ctx:
+            task = self.bundle.tasks[self._ctx.task_id]
+            self._progress = InvoiceProgress(self._ctx, self.bundle.gold_state(task.id), task.scope)
+        return self._progress.measures(self.stats)
 
     def close(self) -> None:
         if self._ctx is not None:
