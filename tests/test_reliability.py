@@ -130,3 +130,15 @@ def test_cli_errors_are_clear() -> None:
 def test_unknown_env_id_from_gymnasium() -> None:
     with pytest.raises(gym.error.Error):
         gym.make("officegym/Nope-v0")
+
+
+def test_a_damaged_or_foreign_seed_database_is_refused_with_the_fix() -> None:
+    from officegym.envs.invoice_approval.bundle import verify_seed_bytes
+    from officegym.envs.invoice_approval.db import shipped_fingerprint, shipped_seed_bytes
+
+    seed = shipped_seed_bytes()
+    verify_seed_bytes(seed, shipped_fingerprint())
+    with pytest.raises(ValueError, match=r"damaged.*generate"):
+        verify_seed_bytes(b"not a database" * 100, shipped_fingerprint())
+    with pytest.raises(ValueError, match=r"does not match.*generate"):
+        verify_seed_bytes(seed, "0" * 64)

@@ -8,6 +8,7 @@ Tasks carry the fingerprint of the company they were made for; a mismatch is ref
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -67,6 +68,7 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
     """The canonical company from assets, or a company generated from ``company_seed`` with fresh tasks."""
     if company_seed == CANONICAL_SEED:
         seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
+        verify_seed_bytes(seed_bytes, print_)  # once per process (~8 ms): a damaged asset fails loudly here
         tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(TASKS_FILE))
     else:
         world = generate_world(company_seed)
@@ -84,10 +86,14 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
 
 
 def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:
-    """Refuse a seed file whose content does not match its recorded fingerprint."""
-    conn = connect_bytes(seed_bytes)
-    actual = fingerprint(conn)
-    conn.close()
+    """Refuse a seed file that is not a database, or whose content does not match its recorded fingerprint."""
+    try:
+        conn = connect_bytes(seed_bytes)
+        actual = fingerprint(conn)
+        conn.close()
+    except sqlite3.DatabaseError as error:
+        raise ValueError(f"the seed database is damaged ({error}); regenerate assets with "
+                         "`python -m officegym.envs.invoice_approval.generate`") from error
     if actual != expected:
         raise ValueError(f"seed database fingerprint {actual[:12]}... does not match {expected[:12]}...; "
                          "regenerate assets with `python -m officegym.envs.invoice_approval.generate`")
