@@ -140,6 +140,10 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         return outcome
 
     def _record(self, action: Any, outcome: Outcome) -> None:
+        """Keep the transcript for rendering. Without a render mode nothing reads it, so nothing is kept:
+        training loops run long episodes, and a growing list of observations would cost memory and GC time."""
+        if self.render_mode is None:
+            return
         call = outcome.call
         name = call["name"] if call else "<malformed>"
         arguments = call["arguments"] if call else {"raw": str(action)[:200]}

@@ -24,12 +24,10 @@ _SUMMARY = ("invoice_id, supplier_id, supplier_invoice_no, invoice_date, receive
 _INVOICE = ("invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, category, "
             "expense_account, net_cents, vat_rate, vat_cents, gross_cents, currency, description, status, "
             "reason_code, assigned_to")
-_SUPPLIER_BRIEF = "supplier_id, name, city, country, vat_id, is_blocked"
-
-
-def _bool_blocked(row: dict[str, Any]) -> dict[str, Any]:
-    row["is_blocked"] = bool(row["is_blocked"])
-    return row
+_SUPPLIER_BRIEF = "supplier_id, name, city, country, vat_id, is_blocked?"
+_SUPPLIER = ("supplier_id, creditor_no, name, street, postal_code, city, country, vat_id, iban, payment_terms, "
+             "category, is_blocked?, block_reason")
+_PO = "po_number, supplier_id, order_date, cost_center, description, net_cents, net_invoiced_cents, status"
 
 
 @tool()
@@ -65,8 +63,7 @@ def get_invoice(ctx: InvoiceEpisode, invoice_id: str) -> str:
     Args:
         invoice_id: The internal invoice ID, e.g. "ER-2026-00042".
     """
-    return to_json(ctx.require(f"SELECT {_INVOICE} FROM invoices WHERE invoice_id = ?", (invoice_id,),
-                               f"invoice '{invoice_id}'"))
+    return ctx.json_row(_INVOICE, "FROM invoices WHERE invoice_id = ?", (invoice_id,), f"invoice '{invoice_id}'")
 
 
 @tool()
@@ -81,10 +78,10 @@ def search_suppliers(ctx: InvoiceEpisode, query: Annotated[str, MaxLen(100)]) ->
     if len(text) < 2:
         raise ToolError("search_suppliers: query must have at least 2 non-blank characters")
     pattern = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    rows = ctx.all(f"SELECT {_SUPPLIER_BRIEF} FROM suppliers WHERE lower(name) LIKE ?1 ESCAPE '\\' "
-                   "OR lower(city) LIKE ?1 ESCAPE '\\' OR lower(supplier_id) LIKE ?1 ESCAPE '\\' "
-                   "OR lower(vat_id) LIKE ?1 ESCAPE '\\' ORDER BY supplier_id LIMIT 20", (pattern,))
-    return to_json({"matches": [_bool_blocked(r) for r in rows]})
+    rows = ctx.json_rows(_SUPPLIER_BRIEF, "FROM suppliers WHERE lower(name) LIKE ?1 ESCAPE '\\' "
+                         "OR lower(city) LIKE ?1 ESCAPE '\\' OR lower(supplier_id) LIKE ?1 ESCAPE '\\' "
+                         "OR lower(vat_id) LIKE ?1 ESCAPE '\\' ORDER BY supplier_id LIMIT 20", (pattern,))
+    return f'{{"matches": {rows}}}'
 
 
 @tool()
@@ -95,8 +92,8 @@ def get_supplier(ctx: InvoiceEpisode, supplier_id: str) -> str:
     Args:
         supplier_id: The supplier ID, e.g. "K-70123".
     """
-    row = ctx.require("SELECT * FROM suppliers WHERE supplier_id = ?", (supplier_id,), f"supplier '{supplier_id}'")
-    return to_json(_bool_blocked(row))
+    return ctx.json_row(_SUPPLIER, "FROM suppliers WHERE supplier_id = ?", (supplier_id,),
+                        f"supplier '{supplier_id}'")
 
 
 @tool()
@@ -107,15 +104,16 @@ def get_purchase_order(ctx: InvoiceEpisode, po_number: str) -> str:
     Args:
         po_number: The PO number, e.g. "4500123456".
     """
-    return to_json(ctx.require("SELECT * FROM purchase_orders WHERE po_number = ?", (po_number,),
-                               f"purchase order '{po_number}'"))
+    return ctx.json_row(_PO, "FROM purchase_orders WHERE po_number = ?", (po_number,),
+                        f"purchase order '{po_number}'")
 
 
 @tool()
 def list_approvers(ctx: InvoiceEpisode) -> str:
     """List every approver with role and approval limit (gross, euro cents; null means unlimited), ordered
     by name."""
-    return to_json({"approvers": ctx.all("SELECT * FROM approvers ORDER BY name, approver_id")})
+    rows = ctx.json_rows("approver_id, name, role, limit_cents", "FROM approvers ORDER BY name, approver_id", ())
+    return f'{{"approvers": {rows}}}'
 
 
 @tool()
