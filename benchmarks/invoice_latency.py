@@ -1,7 +1,8 @@
 """InvoiceApproval latency: reset, each tool's step, and replaying + grading all 60 gold paths.
 
-Every figure is measured in the same run as its reference, the physical floor of a read tool: one indexed
-SQLite point query on the same in-memory DB plus ``json.dumps`` of the row. Ratios, not absolute numbers,
+Every read is measured in the same run as its reference, the physical floor of that kind of read on the same
+in-memory DB: the bare SQLite query plus ``json.dumps`` of its rows (a point query for single-record tools, a
+50-row range for ``list_invoices``, a LIKE scan for ``search_suppliers``). Ratios, not absolute numbers,
 are what carries from one (shared, noisy) machine to another.
 """
 
@@ -38,16 +39,32 @@ def _fill_ids(env: InvoiceApprovalEnv) -> None:
                                                                  "LIMIT 1").fetchone()[0]
 
 
-def floor_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, float]:
-    """The floor of a read tool: indexed point query + json.dumps of the row, on the episode's own DB."""
+FLOOR_QUERIES = {
+    # the physical floor of each kind of read, on the episode's own DB: the query alone plus json.dumps
+    "point": ("SELECT * FROM invoices WHERE invoice_id = ?", ("ER-2026-00100",)),
+    "rows_14": ("SELECT * FROM approvers ORDER BY name, approver_id", ()),
+    "rows_50": ("SELECT invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
+                "gross_cents, status, reason_code, assigned_to FROM invoices WHERE status = ? "
+                "ORDER BY received_date, invoice_id LIMIT 50", ("received",)),
+    "like_scan": ("SELECT supplier_id, name, city, country, vat_id, is_blocked FROM suppliers "
+                  "WHERE lower(name) LIKE ?1 OR lower(city) LIKE ?1 OR lower(supplier_id) LIKE ?1 "
+                  "OR lower(vat_id) LIKE ?1 ORDER BY supplier_id LIMIT 20", ("%gmbh%",)),
+}
+FLOOR_OF_TOOL = {"list_approvers": "rows_14", "list_invoices": "rows_50", "search_suppliers": "like_scan"}
+
+
+def floors_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, float]]:
+    """Each floor: the bare query and ``json.dumps`` of its rows as dicts, without any tool machinery."""
     conn = env._ctx.conn
 
-    def bare() -> str:
-        cursor = conn.execute("SELECT * FROM invoices WHERE invoice_id = ?", ("ER-2026-00100",))
-        row = cursor.fetchone()
-        return json.dumps(dict(zip([c[0] for c in cursor.description], row, strict=True)))
+    def bare(sql: str, params: tuple[Any, ...]) -> Callable[[], str]:
+        def run() -> str:
+            cursor = conn.execute(sql, params)
+            names = [c[0] for c in cursor.description]
+            return json.dumps([dict(zip(names, row, strict=True)) for row in cursor])
+        return run
 
-    return summary(sample_us(bare, repeats))
+    return {name: summary(sample_us(bare(sql, params), repeats)) for name, (sql, params) in FLOOR_QUERIES.items()}
 
 
 def write_step_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, float]]:
@@ -120,14 +137,15 @@ def run(quick: bool = False) -> dict[str, Any]:
     env.reset(options={"task_id": "batch-1"})
     _fill_ids(env)
     reads = {name: summary(sample_us(_stepper(env, name, args), repeats)) for name, args in READ_CALLS.items()}
-    floor = floor_us(env, repeats)
+    floors = floors_us(env, repeats)
     resets = summary(sample_us(lambda: env.reset(options={"task_id": "batch-1"}), repeats))
     return {
         "reset": resets,
         "read_tools": reads,
         "write_tools": write_step_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
-        "floor_sqlite_json": floor,
-        "read_tool_over_floor_p50": {n: round(r["p50_us"] / floor["p50_us"], 2) for n, r in reads.items()},
+        "floors_sqlite_json": floors,
+        "read_tool_over_floor_p50": {n: round(r["p50_us"] / floors[FLOOR_OF_TOOL.get(n, "point")]["p50_us"], 2)
+                                     for n, r in reads.items()},
         "gold_replay_60_tasks": gold_replay_s(),
         "grading_longest_task": grading_us(repeats // 10),
     }
