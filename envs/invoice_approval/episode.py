@@ -25,11 +25,6 @@ class InvoiceEpisode:
             return None
         return dict(zip([c[0] for c in cursor.description], row, strict=True))
 
-    def all(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        cursor = self.conn.execute(sql, params)
-        columns = [c[0] for c in cursor.description]
-        return [dict(zip(columns, row, strict=True)) for row in cursor]
-
     def json_rows(self, columns: str, rest: str, params: tuple[Any, ...]) -> str:
         """``SELECT columns ... rest`` as a JSON array of objects, each row built by SQLite's ``json_object``.
 

@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .entities import Approver, Invoice, LedgerLine, PurchaseOrder, Supplier, World
+from .entities import Approver, Invoice, LedgerLine, Supplier, World
 from .identifiers import make_iban, make_vat_id
 from .invoice_factory import InvoiceFactory
 from .ledger import ledger_lines
@@ -172,10 +172,3 @@ def check_world(world: World) -> None:
     assert all(i.invoice_date < i.received_date for i in world.invoices)
     assert dt.date(2026, 1, 1) < min(i.received_date for i in world.invoices)
 
-
-def po_index(world: World) -> dict[str, PurchaseOrder]:
-    return {p.po_number: p for p in world.purchase_orders}
-
-
-def supplier_index(world: World) -> dict[str, Supplier]:
-    return {s.supplier_id: s for s in world.suppliers}
