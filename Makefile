@@ -39,6 +39,7 @@ typecheck: $(FULL)
 
 bench: $(FULL)
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.eval_harness
 
 soak: $(FULL)
 	$(BIN)/python -m benchmarks.soak
