@@ -9,8 +9,10 @@ client, HTTP on loopback, the chat wrapper, parsing, the env, and writing the re
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -18,16 +20,28 @@ from typing import Any
 
 from officegym.cli import main as officegym
 from officegym.envs.invoice_approval.bundle import load_bundle
-from tests.fake_openai_server import FakeOpenAIServer, oracle_book
 
 ENV_ID = "officegym/InvoiceApproval-v0"
 RESULTS = Path(__file__).parent / "results"
 
 
+def fake_server() -> Any:
+    """The tests' loopback server module, loaded from its file (tests/ is not a package of officegym)."""
+    path = Path(__file__).parent.parent / "tests" / "fake_openai_server.py"
+    spec = importlib.util.spec_from_file_location("officegym_bench_fake_server", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
 def run(concurrency: int = 4) -> dict[str, Any]:
+    fake = fake_server()
     tasks = list(load_bundle().tasks)
     os.environ["OFFICEGYM_BENCH_KEY"] = "not-a-secret"
-    with tempfile.TemporaryDirectory() as out, FakeOpenAIServer(oracle_book(ENV_ID, tasks), lifetime=600) as server:
+    book = fake.oracle_book(ENV_ID, tasks)
+    with tempfile.TemporaryDirectory() as out, fake.FakeOpenAIServer(book, lifetime=600) as server:
         start = time.perf_counter()
         code = officegym(["eval", ENV_ID, "-m", "oracle-as-a-model", "-b", server.base_url, "-k",
                           "OFFICEGYM_BENCH_KEY", "-c", str(concurrency), "-o", out, "-q"])
