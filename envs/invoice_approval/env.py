@@ -102,10 +102,10 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         return policy_text()
 
     def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
-        if self._ctx is not None:
-            self._ctx.conn.close()
         task = self.bundle.tasks[task_id]
-        return open_episode(self.bundle.template, task.actor, task_id), task.work_order, {"tier": task.tier}
+        previous = self._ctx.conn if self._ctx is not None else None
+        episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
+        return episode, task.work_order, {"tier": task.tier}
 
     def gold_actions(self, task_id: str) -> list[dict[str, Any]]:
         return list(self.bundle.tasks[task_id].gold_actions)

@@ -7,6 +7,7 @@ path replays in the grader exactly as it ran when it was generated, and exactly 
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -37,9 +38,18 @@ def atomic(ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
 TOOLBOX = ToolBox(TOOLS, atomic)
 
 
-def open_episode(template: bytes, actor_id: str, task_id: str = "") -> InvoiceEpisode:
-    """A fresh private copy of the books with ``actor_id`` as the acting approver."""
-    conn = connect_bytes(template)
+def open_episode(template: bytes, actor_id: str, task_id: str = "",
+                 reuse: sqlite3.Connection | None = None) -> InvoiceEpisode:
+    """A fresh private copy of the books with ``actor_id`` as the acting approver.
+
+    ``reuse`` is the previous episode's connection of the same env: ``deserialize`` replaces its whole
+    database with the template (nothing of the old episode survives), and skipping a new connection saves
+    about a third of a reset."""
+    if reuse is not None:
+        reuse.deserialize(template)
+        conn = reuse
+    else:
+        conn = connect_bytes(template)
     episode = InvoiceEpisode(conn, {}, task_id)
     actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?",
                         (actor_id,))
