@@ -16,8 +16,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from .entities import World
 
 HIDDEN_COLUMNS = ("trap", "intended", "design_actor")
@@ -60,7 +58,12 @@ def create_schema(conn: sqlite3.Connection) -> None:
 
 
 def build_seed_db(world: World) -> sqlite3.Connection:
-    """The seed database of a generated world, in memory (hidden columns included)."""
+    """The seed database of a generated world, in memory (hidden columns included).
+
+    sqlite-utils is imported here, not at module level: it imports pandas when pandas is installed (~60 MB
+    and half a second), and an episode never needs it, only generation does."""
+    import sqlite_utils
+
     conn = sqlite3.connect(":memory:")
     conn.execute("PRAGMA foreign_keys=ON")
     create_schema(conn)
