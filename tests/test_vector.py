@@ -17,13 +17,12 @@ FINISH = {"name": "finish", "arguments": {}}
 def test_autoreset_same_step_carries_the_grade(mode: str, env_id: str, task: str) -> None:
     envs: Any = officegym.make_vec(env_id, num_envs=2, vectorization_mode=mode)
     observations, _ = envs.reset(seed=0, options={"task_id": task})
-    first = observations[0]
+    assert all(isinstance(o, str) and o for o in observations)
     observations, _, terminated, _, infos = envs.step((FINISH, FINISH))
     assert terminated.all()
     assert infos["final_info"]["grade"]["reward"].tolist() == [0.0, 0.0]
     assert all(isinstance(o, str) and o for o in observations)  # already the next episodes' openings
     assert infos["final_obs"][0].startswith("Episode finished")
-    assert first  # the opening of the first episode was text too
     envs.close()
 
 

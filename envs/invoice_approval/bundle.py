@@ -16,8 +16,8 @@ from pathlib import Path
 from .db import (
     asset_path,
     build_seed_db,
-    cached_episode_template,
     connect_bytes,
+    episode_template,
     fingerprint,
     shipped_fingerprint,
     shipped_seed_bytes,
@@ -81,7 +81,7 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
             raise ValueError(f"task {task.id!r} was made for another company (fingerprint "
                              f"{task.seed_fingerprint[:12]}..., this company is {print_[:12]}... from seed "
                              f"{company_seed}); pass the company_seed its tasks were generated from")
-    return Bundle(company_seed, seed_bytes, cached_episode_template(seed_bytes), print_,
+    return Bundle(company_seed, seed_bytes, episode_template(seed_bytes), print_,
                   {t.id: t for t in tasks})
 
 

@@ -132,7 +132,3 @@ def shipped_seed_bytes() -> bytes:
 def shipped_fingerprint() -> str:
     return asset_path(FINGERPRINT_FILE).read_text(encoding="utf-8").strip()
 
-
-@cache
-def cached_episode_template(seed_bytes: bytes) -> bytes:
-    return episode_template(seed_bytes)

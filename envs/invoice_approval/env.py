@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from ..core import Grade, Tool, ToolEnv
+from ..core.selection import select_task_ids
 from .bundle import Bundle, load_bundle
 from .db import asset_path
 from .episode import InvoiceEpisode
@@ -136,19 +137,6 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
 
 
 def select_tasks(bundle: Bundle, task_ids: Sequence[str] | None, tier: str | None) -> list[str]:
-    """The selected task IDs in file order, with errors that name the fix."""
-    if tier is not None and tier not in TIERS:
-        raise ValueError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
-    if task_ids is not None:
-        if isinstance(task_ids, str):
-            task_ids = [task_ids]
-        unknown = [t for t in task_ids if t not in bundle.tasks]
-        if unknown:
-            raise ValueError(f"unknown task id(s) {unknown}; task ids look like 'single-1', 'batch-3', "
-                             f"'long-2', 'hard-10' ({len(bundle.tasks)} tasks)")
-        selected = [t for t in task_ids if tier is None or bundle.tasks[t].tier == tier]
-    else:
-        selected = [t.id for t in bundle.tasks.values() if tier is None or t.tier == tier]
-    if not selected:
-        raise ValueError(f"no task matches task_ids={task_ids} and tier={tier!r}")
-    return selected
+    """The selected task IDs in file order (or the given order)."""
+    tiers = {task_id: task.tier for task_id, task in bundle.tasks.items()}
+    return select_task_ids(tiers, task_ids, tier, TIERS, "task", "'single-1', 'batch-3', 'long-2', 'hard-10'")

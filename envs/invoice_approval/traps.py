@@ -143,13 +143,6 @@ def _drop_inner_zero(number: str) -> str | None:
 
 
 # ------------------------------------------------------------------ rule 3: purchase orders
-def _net_for_gross_or_near(f: InvoiceFactory, category: str, gross: int) -> int:
-    net = net_for_gross(gross, required_rate(category))
-    if net is None:
-        raise ValueError(f"gross {gross} unreachable at {required_rate(category)} %")
-    return net
-
-
 def _supplier_reaching(f: InvoiceFactory, gross: int) -> tuple[Supplier, int]:
     """A supplier whose VAT rate can produce exactly ``gross`` (not every gross is reachable)."""
     for _ in range(100):

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from ..core import Grade, Tool, ToolEnv
+from ..core.selection import select_task_ids
 from .episode import VendorEpisode
 from .grading import grade_review
 from .progress import vendor_progress
@@ -151,17 +152,6 @@ def lazy_path(scenario: Scenario) -> list[dict[str, Any]]:
 
 
 def select_scenarios(task_ids: Sequence[str] | None, tier: str | None) -> list[str]:
-    """The selected scenario IDs in ID order, with errors that name the fix."""
-    known = scenarios()
-    if tier is not None and tier not in TIERS:
-        raise ValueError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
-    if isinstance(task_ids, str):
-        task_ids = [task_ids]
-    unknown = [t for t in task_ids or [] if t not in known]
-    if unknown:
-        raise ValueError(f"unknown scenario id(s) {unknown}; ids look like 'vr-easy-01' ({len(known)} scenarios)")
-    selected = [t for t in (task_ids or list(known)) if tier is None or known[t].tier == tier]
-    if not selected:
-        raise ValueError(f"no scenario matches task_ids={task_ids} and tier={tier!r}")
-    return selected
-
+    """The selected scenario IDs in ID order (or the given order)."""
+    tiers = {scenario_id: scenario.tier for scenario_id, scenario in scenarios().items()}
+    return select_task_ids(tiers, task_ids, tier, TIERS, "scenario", "'vr-easy-01'")
