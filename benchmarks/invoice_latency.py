@@ -3,7 +3,8 @@
 Every read is measured in the same run as its reference, the physical floor of that kind of read on the same
 in-memory DB: the bare SQLite query plus ``json.dumps`` of its rows (a point query for single-record tools, a
 50-row range for ``list_invoices``, a LIKE scan for ``search_suppliers``). Ratios, not absolute numbers,
-are what carries from one (shared, noisy) machine to another.
+are what carries from one (shared, noisy) machine to another. Single-record reads come from the record view
+(``read_model.py``); ``read_after_write`` times the first read after a write, which goes to the books.
 """
 
 from __future__ import annotations
@@ -92,6 +93,21 @@ def write_step_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, 
     return out
 
 
+def read_after_write_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, float]:
+    """``get_invoice`` of an invoice just approved: the first read after a write recomputes the records the
+    write changed (the invoice and its PO) from the books, so this is the slow path of the record view."""
+    received = [f"ER-2026-{n:05d}" for n in range(19, 201)]
+    samples: list[float] = []
+    while len(samples) < repeats:
+        env.reset(options={"task_id": "single-1"})
+        for iid in received[: min(len(received), repeats - len(samples))]:
+            env.step({"name": "approve_invoice", "arguments": {"invoice_id": iid}})
+            start = time.perf_counter_ns()
+            env.step({"name": "get_invoice", "arguments": {"invoice_id": iid}})
+            samples.append((time.perf_counter_ns() - start) / 1000)
+    return summary(np.array(samples))
+
+
 def gold_replay_s() -> dict[str, float]:
     """Replay every task's gold path through env.step, finish, grade. Cold: gold states not yet cached."""
     bundle = load_bundle()
@@ -143,6 +159,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "reset": resets,
         "read_tools": reads,
         "write_tools": write_step_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
+        "read_after_write": read_after_write_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
         "floors_sqlite_json": floors,
         "read_tool_over_floor_p50": {n: round(r["p50_us"] / floors[FLOOR_OF_TOOL.get(n, "point")]["p50_us"], 2)
                                      for n, r in reads.items()},

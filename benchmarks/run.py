@@ -42,6 +42,9 @@ def latency_table(result: dict[str, Any]) -> Table:
     for name, stats in result["read_tools"].items():
         out.add_row(f"step {name}", str(stats["p50_us"]), str(stats["p95_us"]),
                     f"{result['read_tool_over_floor_p50'][name]:.1f}")
+    after = result["read_after_write"]
+    out.add_row("step get_invoice, first read after a write", str(after["p50_us"]), str(after["p95_us"]),
+                f"{after['p50_us'] / result['floors_sqlite_json']['point']['p50_us']:.1f}")
     for name, stats in result["write_tools"].items():
         out.add_row(f"step {name}", str(stats["p50_us"]), str(stats["p95_us"]), "")
     for name, stats in result["floors_sqlite_json"].items():

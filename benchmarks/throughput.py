@@ -1,14 +1,15 @@
 """Throughput and scale of both envs: vector envs at 1/2/4/8 envs against a no-op text env, oracle episodes,
 memory per env instance, reset and grading time.
 
-Every vector figure is a ratio against the no-op env measured in the same run with the same vector
-machinery, so what remains is officegym's own cost per step.
+Every vector figure is a ratio against the no-op env measured side by side (interleaved rounds, medians)
+with the same vector machinery, so what remains is officegym's own cost per step.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -35,34 +36,58 @@ ENV_KWARGS: dict[str, dict[str, Any]] = {"officegym/InvoiceApproval-v0": {"max_t
                                          "officegym-bench/Noop-v0": {}}
 
 
-def vector_steps_per_s(env_id: str, mode: str, num_envs: int, seconds: float) -> float:
-    """Env-steps per second of one read action repeated in a vector env (one long episode per worker)."""
+NOOP = "officegym-bench/Noop-v0"
+
+
+def open_vector(env_id: str, mode: str, num_envs: int) -> Any:
+    """A vector env on one long episode per sub-env, warmed up."""
     envs = officegym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, **ENV_KWARGS[env_id])
-    options = {"task_id": TASK[env_id]} if env_id in TASK else None
-    envs.reset(seed=0, options=options)
+    envs.reset(seed=0, options={"task_id": TASK[env_id]} if env_id in TASK else None)
     actions = (READ_ACTION[env_id],) * num_envs
     for _ in range(20):
         envs.step(actions)
+    return envs
+
+
+def steps_per_s(envs: Any, env_id: str, seconds: float) -> float:
+    """Env-steps per second of one read action repeated in every sub-env, for about ``seconds``."""
+    num_envs: int = envs.num_envs
+    actions = (READ_ACTION[env_id],) * num_envs
     batches, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(50):
             envs.step(actions)
         batches += 50
-    rate = batches * num_envs / (time.perf_counter() - start)
-    envs.close()
-    return rate
+    return batches * num_envs / (time.perf_counter() - start)
 
 
-def vector_table(seconds: float) -> list[dict[str, Any]]:
-    rows = []
-    for mode in ("sync", "async"):
-        for n in (1, 2, 4, 8):
-            floor = vector_steps_per_s("officegym-bench/Noop-v0", mode, n, seconds)
-            for env_id in TASK:
-                rate = vector_steps_per_s(env_id, mode, n, seconds)
-                rows.append({"env": env_id.split("/")[1], "mode": mode, "num_envs": n, "steps_per_s": round(rate),
-                             "noop_steps_per_s": round(floor), "cost_vs_noop": round(floor / rate, 2)})
-    return rows
+def vector_rows(mode: str, num_envs: int, seconds: float, rounds: int) -> list[dict[str, Any]]:
+    """Both envs against the no-op env at one size, measured side by side: every round times each of the
+    three for ``seconds``, in alternating order, so a slow patch of a shared machine hits both sides of a
+    ratio. Rates and ratios are the medians over the rounds; ``cost_range`` is the spread of the per-round
+    ratios."""
+    ids = [NOOP, *TASK]
+    envs = {env_id: open_vector(env_id, mode, num_envs) for env_id in ids}
+    rates: dict[str, list[float]] = {env_id: [] for env_id in ids}
+    ratios: dict[str, list[float]] = {env_id: [] for env_id in TASK}
+    for round_number in range(rounds):
+        order = ids if round_number % 2 == 0 else ids[::-1]  # ABC, CBA, ...: a drifting machine cancels out
+        rate = {env_id: steps_per_s(envs[env_id], env_id, seconds) for env_id in order}
+        for env_id in ids:
+            rates[env_id].append(rate[env_id])
+        for env_id in TASK:
+            ratios[env_id].append(rate[NOOP] / rate[env_id])
+    for vector_env in envs.values():
+        vector_env.close()
+    return [{"env": env_id.split("/")[1], "mode": mode, "num_envs": num_envs,
+             "steps_per_s": round(statistics.median(rates[env_id])),
+             "noop_steps_per_s": round(statistics.median(rates[NOOP])),
+             "cost_vs_noop": round(statistics.median(ratios[env_id]), 2),
+             "cost_range": [round(min(ratios[env_id]), 2), round(max(ratios[env_id]), 2)]} for env_id in TASK]
+
+
+def vector_table(seconds: float, rounds: int) -> list[dict[str, Any]]:
+    return [row for mode in ("sync", "async") for n in (1, 2, 4, 8) for row in vector_rows(mode, n, seconds, rounds)]
 
 
 def oracle_episodes(env_id: str, rounds: int) -> dict[str, float]:
@@ -125,9 +150,9 @@ def reset_us(env_id: str, repeats: int) -> dict[str, float]:
 
 
 def run(quick: bool = False) -> dict[str, Any]:
-    seconds, repeats, rounds = (0.2, 200, 1) if quick else (1.5, 3000, 5)
+    seconds, repeats, rounds = (0.2, 200, 1) if quick else (0.4, 3000, 5)
     return {
-        "vector": vector_table(seconds),
+        "vector": vector_table(seconds, rounds=1 if quick else 12),
         "oracle_episodes": {env_id: oracle_episodes(env_id, rounds) for env_id in TASK},
         "memory": {env_id: memory_per_env(env_id) for env_id in TASK},
         "grading": {env_id: grading_us(env_id, repeats // 10) for env_id in TASK},

@@ -25,7 +25,7 @@ def parse_action(action: Any) -> tuple[ToolCallDict | None, str | None]:
     Accepts a dict, or a JSON string of one. ``arguments`` may itself be a JSON string (OpenAI sends it so).
     Never raises: malformed input becomes an error sentence for the ``Error: ...`` observation.
     """
-    if isinstance(action, str | bytes):
+    if isinstance(action, (str, bytes)):  # a tuple: isinstance with a ``str | bytes`` union is slower
         try:
             action = json.loads(action)
         except (ValueError, UnicodeDecodeError):
@@ -35,11 +35,11 @@ def parse_action(action: Any) -> tuple[ToolCallDict | None, str | None]:
     name = action.get("name")
     if not isinstance(name, str) or not name:
         return None, 'the action needs a tool "name" (a non-empty string)'
-    extra = sorted(str(k) for k in action if k not in ("name", "arguments"))
-    if extra:
+    if len(action) > 2 or (len(action) == 2 and "arguments" not in action):
+        extra = sorted(str(k) for k in action if k not in ("name", "arguments"))
         return None, f"unexpected key(s) in the action: {', '.join(extra)} (only name and arguments)"
     arguments = action.get("arguments", {})
-    if isinstance(arguments, str | bytes):
+    if isinstance(arguments, (str, bytes)):
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
         except (ValueError, UnicodeDecodeError):

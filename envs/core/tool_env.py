@@ -77,7 +77,8 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         raise NotImplementedError(f"{type(self).__name__} has no reference path")
 
     def _atomic(self, ctx: Ctx, tool: Tool) -> AbstractContextManager[None]:
-        """Run one tool call so that a failure leaves no trace. Domains with a database override this."""
+        """Wrap one call of a tool marked ``writes=True`` so that a failure leaves no trace (reads run bare).
+        Domains with a database override this."""
         return no_transaction(ctx, tool)
 
     # ----------------------------------------------------------------- gymnasium API
@@ -104,12 +105,16 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
         if self._done or self._ctx is None:
             return "Error: the episode is over; call reset() to start a new one.", 0.0, True, False, {}
-        self.stats.turns += 1
-        outcome = self._dispatch(self._ctx, action)
-        observation, is_error = outcome.observation, outcome.is_error
-        terminated = outcome.ended
-        truncated = not terminated and self.stats.turns >= self.max_turns
-        info: dict[str, Any] = {"turn": self.stats.turns, "is_error": is_error}
+        stats = self.stats
+        stats.turns += 1
+        outcome = self.toolbox.execute(self._ctx, action)
+        if outcome.tool is not None:
+            stats.tool_calls[outcome.tool] += 1
+        if outcome.is_error:
+            stats.invalid_calls += 1
+        observation, terminated = outcome.observation, outcome.ended
+        truncated = not terminated and stats.turns >= self.max_turns
+        info: dict[str, Any] = {"turn": stats.turns, "is_error": outcome.is_error}
         reward = 0.0
         if terminated or truncated:
             grade = self._grade_episode(self._ctx)
@@ -117,7 +122,8 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
             info["grade"] = self._final_grade
             reward = grade.reward
             self._done = True
-        self._record(action, outcome)
+        if self.render_mode is not None:
+            self._record(action, outcome)
         return observation, reward, terminated, truncated, info
 
     def render(self) -> Any:  # str in "ansi" mode, else None; gymnasium versions type this differently
@@ -130,20 +136,9 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
         self._done = True
 
     # ----------------------------------------------------------------- internals
-    def _dispatch(self, ctx: Ctx, action: Any) -> Outcome:
-        """Run one action through the toolbox and count it."""
-        outcome = self.toolbox.execute(ctx, action)
-        if outcome.tool is not None:
-            self.stats.tool_calls[outcome.tool] += 1
-        if outcome.is_error:
-            self.stats.invalid_calls += 1
-        return outcome
-
     def _record(self, action: Any, outcome: Outcome) -> None:
-        """Keep the transcript for rendering. Without a render mode nothing reads it, so nothing is kept:
-        training loops run long episodes, and a growing list of observations would cost memory and GC time."""
-        if self.render_mode is None:
-            return
+        """Keep the transcript for rendering. Only called with a render mode: without one nothing reads it, and
+        training loops run long episodes, where a growing list of observations would cost memory and GC time."""
         call = outcome.call
         name = call["name"] if call else "<malformed>"
         arguments = call["arguments"] if call else {"raw": str(action)[:200]}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...spaces import parse_action
-from ...spaces.json_schema import JsonSchema, check
+from ...spaces.json_schema import Checker, JsonSchema, compile_schema
 from .tool import Tool, ToolError
 
 log = logging.getLogger(__name__)
@@ -32,15 +32,21 @@ FINISH_SCHEMA: JsonSchema = {
 Atomic = Callable[[Any, Tool], AbstractContextManager[None]]
 
 
+NOTHING_TO_UNDO: AbstractContextManager[None] = contextlib.nullcontext()
+"""The context of a call that needs no transaction; one shared instance (``nullcontext`` is reentrant), so a
+read does not allocate a context manager per step."""
+
+
 def no_transaction(ctx: Any, tool: Tool) -> AbstractContextManager[None]:
-    return contextlib.nullcontext()
+    return NOTHING_TO_UNDO
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Outcome:
     """What one action did: the observation text, whether it ended the episode, whether it failed, the name
     of the known tool it called (None for malformed actions, unknown tools and ``finish``), and the parsed call
-    (None when the action could not be parsed)."""
+    (None when the action could not be parsed). Not frozen: a frozen dataclass costs three times as much
+    to build, and one is built on every step; nothing mutates an outcome after ``execute`` returns it."""
 
     observation: str
     ended: bool = False
@@ -55,6 +61,7 @@ class ToolBox:
     def __init__(self, tools: Iterable[Tool], atomic: Atomic = no_transaction) -> None:
         self.tools = {t.name: t for t in tools}
         self.atomic = atomic
+        self.checkers: dict[str, Checker] = {t.name: compile_schema(t.parameters) for t in self.tools.values()}
 
     def schemas(self) -> list[JsonSchema]:
         return [t.openai_schema() for t in self.tools.values()]
@@ -73,18 +80,21 @@ class ToolBox:
         if tool is None:
             return _error(f"unknown tool '{name[:80]}'. Available tools: {', '.join(self.tools)} "
                           "(or finish when you are done).", call=call)
-        problem = check(arguments, tool.parameters)
+        problem = self.checkers[name](arguments)
         if problem:
             return _error(f"{name}: {problem}", name, call)
         try:
-            with self.atomic(ctx, tool):
-                result = tool.func(ctx, **{**tool.defaults, **arguments})
+            if tool.writes:
+                with self.atomic(ctx, tool):
+                    result = tool.func(ctx, **arguments)  # the function's own defaults fill the rest
+            else:  # a read leaves nothing to undo; skipping the context manager keeps reads lean
+                result = tool.func(ctx, **arguments)
         except ToolError as error:
             return _error(str(error), name, call)
         except Exception as error:  # a tool bug must not crash a training run; it is logged and reported
             log.exception("tool %s raised", name)
             return _error(f"internal error in {name} ({type(error).__name__}); nothing was changed", name, call)
-        return Outcome(result, ended=tool.terminal, tool=name, call=call)
+        return Outcome(result, tool.terminal, False, name, call)
 
 
 def _error(message: str, tool: str | None = None, call: dict[str, Any] | None = None) -> Outcome:

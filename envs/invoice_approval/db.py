@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .entities import World
+from .read_model import add_change_log
 
 HIDDEN_COLUMNS = ("trap", "intended", "design_actor")
 TABLE_KEYS = {"approvers": "approver_id", "suppliers": "supplier_id", "purchase_orders": "po_number",
@@ -112,10 +113,12 @@ def connect_bytes(blob: bytes) -> sqlite3.Connection:
 
 
 def episode_template(seed_bytes: bytes) -> bytes:
-    """The seed without hidden columns, vacuumed, serialized: what every episode starts from."""
+    """The seed without hidden columns, plus the change log behind the record view (``read_model.py``),
+    vacuumed, serialized: what every episode starts from."""
     conn = connect_bytes(seed_bytes)
     for column in HIDDEN_COLUMNS:
         conn.execute(f"ALTER TABLE invoices DROP COLUMN {column}")
+    add_change_log(conn)
     conn.execute("VACUUM")
     blob = conn.serialize()
     conn.close()

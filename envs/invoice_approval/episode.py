@@ -8,15 +8,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import ToolError
+from .json_sql import select_json_sql
+from .read_model import Record, RecordView
 
 
 @dataclass
 class InvoiceEpisode:
-    """What the tools receive. ``conn`` is a private in-memory copy; ``actor`` is the acting approver's row."""
+    """What the tools receive. ``conn`` is a private in-memory copy; ``actor`` is the acting approver's row;
+    ``records`` serves single records as JSON (``read_model.py``)."""
 
     conn: sqlite3.Connection
     actor: dict[str, Any]
     task_id: str
+    records: RecordView
 
     def one(self, sql: str, params: tuple[Any, ...] = ()) -> dict[str, Any] | None:
         cursor = self.conn.execute(sql, params)
@@ -30,15 +34,15 @@ class InvoiceEpisode:
 
         Building JSON in SQLite's C code is several times faster than Python dicts plus ``json.dumps``; the
         rows keep the outer query's ORDER BY (no aggregate whose order is unspecified)."""
-        rows = self.conn.execute(f"SELECT {json_object_sql(columns)} {rest}", params).fetchall()
+        rows = self.conn.execute(select_json_sql(columns, rest), params).fetchall()
         return "[" + ", ".join(row[0] for row in rows) + "]"
 
-    def json_row(self, columns: str, rest: str, params: tuple[Any, ...], what: str) -> str:
-        """One row as a JSON object built by SQLite, or a ``ToolError`` that names what was not found."""
-        row = self.conn.execute(f"SELECT {json_object_sql(columns)} {rest}", params).fetchone()
-        if row is None:
-            raise ToolError(f"{what} not found")
-        return str(row[0])
+    def record(self, record: Record, key: str, kind: str) -> str:
+        """One record as JSON, or a ``ToolError`` naming the ``kind`` of record and the key not found."""
+        text = self.records.get(record, key)
+        if text is None:
+            raise ToolError(f"{kind} '{key}' not found")
+        return text
 
     def require(self, sql: str, params: tuple[Any, ...], what: str) -> dict[str, Any]:
         """The single row, or a ``ToolError`` that names what was not found."""
@@ -52,19 +56,6 @@ class InvoiceEpisode:
         self.conn.execute("INSERT INTO audit_log (approver_id, tool, invoice_id, arguments) VALUES (?, ?, ?, ?)",
                           (self.actor["approver_id"], tool, invoice_id,
                            json.dumps(arguments, ensure_ascii=False, sort_keys=True)))
-
-
-def json_object_sql(columns: str) -> str:
-    """``json_object('a', a, 'b', b, ...)`` for a comma-separated column list. A column written ``flag?`` is an
-    integer 0/1 column rendered as JSON ``false``/``true``."""
-    parts = []
-    for column in (c.strip() for c in columns.split(",")):
-        if column.endswith("?"):
-            name = column[:-1]
-            parts.append(f"'{name}', json(CASE WHEN {name} THEN 'true' ELSE 'false' END)")
-        else:
-            parts.append(f"'{column}', {column}")
-    return "json_object(" + ", ".join(parts) + ")"
 
 
 def to_json(value: Any) -> str:

@@ -7,7 +7,8 @@ books with the episode template (the books at reset):
 - every PO's invoiced amount is its reset value plus the nets approved against it in this episode;
 - decisions only ever leave ``received``: an invoice whose state changed was ``received`` at reset;
 - invoices the episode did not write are unchanged;
-- the audit log holds exactly one row per successful write, naming the written invoice.
+- the audit log holds exactly one row per successful write, naming the written invoice;
+- the records that the ``get_*`` tools serve from memory equal the books (``read_model.py``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ import sqlite3
 from collections import Counter
 
 from .db import connect_bytes
+from .episode import InvoiceEpisode
+from .read_model import stale_records
 
 _INVOICE_STATE = "SELECT invoice_id, status, reason_code, assigned_to, po_number, net_cents FROM invoices"
 
 
-def check_invariants(conn: sqlite3.Connection, template: bytes) -> list[str]:
+def check_invariants(episode: InvoiceEpisode, template: bytes) -> list[str]:
     """Every violated invariant, one sentence each; empty means the books are consistent."""
+    conn = episode.conn
     start = connect_bytes(template)
     try:
         before = {row[0]: row for row in start.execute(_INVOICE_STATE)}
@@ -34,6 +38,7 @@ def check_invariants(conn: sqlite3.Connection, template: bytes) -> list[str]:
     problems += _ledger_problems(conn, before, after)
     problems += _po_problems(conn, po_before, before, after, written)
     problems += _audit_problems(conn, written)
+    problems += stale_records(episode.records)
     return problems
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..core import Outcome, Tool, ToolBox, ToolError
 from .db import connect_bytes
 from .episode import InvoiceEpisode
+from .read_model import RecordView, snapshot
 from .tools import TOOLS
 
 
@@ -31,8 +32,9 @@ def _savepoint(ctx: InvoiceEpisode) -> Iterator[None]:
 
 
 def atomic(ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
-    """Writes run inside a savepoint: a tool that fails half-way leaves the books exactly as they were."""
-    return _savepoint(ctx) if tool.writes else contextlib.nullcontext()
+    """Writes run inside a savepoint: a tool that fails half-way leaves the books exactly as they were. (The
+    toolbox calls this only for tools that write; reads need nothing undone.)"""
+    return _savepoint(ctx)
 
 
 TOOLBOX = ToolBox(TOOLS, atomic)
@@ -50,7 +52,7 @@ def open_episode(template: bytes, actor_id: str, task_id: str = "",
         conn = reuse
     else:
         conn = connect_bytes(template)
-    episode = InvoiceEpisode(conn, {}, task_id)
+    episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template)))
     actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?",
                         (actor_id,))
     if actor is None:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from ..core import MaxLen, Range, Tool, ToolError, tool
 from .episode import InvoiceEpisode, to_json
 from .ledger import ledger_lines
+from .read_model import INVOICE, PURCHASE_ORDER, SUPPLIER
 
 Status = Literal["received", "approved", "rejected", "on_hold", "escalated"]
 RejectCode = Literal["DUPLICATE", "MISSING_PO", "INVALID_PO", "VAT_ERROR"]
@@ -21,13 +22,7 @@ Comment = Annotated[str, MaxLen(1000)]
 
 _SUMMARY = ("invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
             "gross_cents, status, reason_code, assigned_to")
-_INVOICE = ("invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, category, "
-            "expense_account, net_cents, vat_rate, vat_cents, gross_cents, currency, description, status, "
-            "reason_code, assigned_to")
 _SUPPLIER_BRIEF = "supplier_id, name, city, country, vat_id, is_blocked?"
-_SUPPLIER = ("supplier_id, creditor_no, name, street, postal_code, city, country, vat_id, iban, payment_terms, "
-             "category, is_blocked?, block_reason")
-_PO = "po_number, supplier_id, order_date, cost_center, description, net_cents, net_invoiced_cents, status"
 
 
 @tool()
@@ -63,7 +58,7 @@ def get_invoice(ctx: InvoiceEpisode, invoice_id: str) -> str:
     Args:
         invoice_id: The internal invoice ID, e.g. "ER-2026-00042".
     """
-    return ctx.json_row(_INVOICE, "FROM invoices WHERE invoice_id = ?", (invoice_id,), f"invoice '{invoice_id}'")
+    return ctx.record(INVOICE, invoice_id, "invoice")
 
 
 @tool()
@@ -92,8 +87,7 @@ def get_supplier(ctx: InvoiceEpisode, supplier_id: str) -> str:
     Args:
         supplier_id: The supplier ID, e.g. "K-70123".
     """
-    return ctx.json_row(_SUPPLIER, "FROM suppliers WHERE supplier_id = ?", (supplier_id,),
-                        f"supplier '{supplier_id}'")
+    return ctx.record(SUPPLIER, supplier_id, "supplier")
 
 
 @tool()
@@ -104,8 +98,7 @@ def get_purchase_order(ctx: InvoiceEpisode, po_number: str) -> str:
     Args:
         po_number: The PO number, e.g. "4500123456".
     """
-    return ctx.json_row(_PO, "FROM purchase_orders WHERE po_number = ?", (po_number,),
-                        f"purchase order '{po_number}'")
+    return ctx.record(PURCHASE_ORDER, po_number, "purchase order")
 
 
 @tool()

@@ -15,7 +15,7 @@ class VendorEpisode:
 
     scenario: Scenario
     index: DocumentIndex
-    docs_read: list[str] = field(default_factory=list)
+    docs_read: dict[str, None] = field(default_factory=dict)  # an ordered set: first reads, in order
     searches: int = 0
     questions: int = 0
     submission: dict[str, Any] | None = None

@@ -15,6 +15,7 @@ import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -122,6 +123,12 @@ class Document:
         """Word count as the spec's length budget counts it (whitespace split)."""
         return len(self.text.split())
 
+    @cached_property
+    def page(self) -> str:
+        """The document as ``read_doc`` shows it: title, ID and author, then the text. Built once per
+        process, so reading a document in a step copies nothing."""
+        return f"# {self.title}\n(document {self.id}, written by the {self.author})\n\n{self.text}"
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -207,7 +214,11 @@ class Scenario:
 
     def document(self, doc_id: str) -> Document | None:
         """Look a document up by ID (None if absent), for tools and checks alike."""
-        return next((doc for doc in self.documents if doc.id == doc_id), None)
+        return self._documents_by_id.get(doc_id)
+
+    @cached_property
+    def _documents_by_id(self) -> dict[str, Document]:
+        return {doc.id: doc for doc in self.documents}
 
     def priority_of(self, req_id: str) -> Priority | None:
         """The matrix priority of a requirement, or None when it is not in the matrix."""

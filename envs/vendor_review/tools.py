@@ -43,8 +43,8 @@ def read_doc(ctx: VendorEpisode, doc_id: Annotated[str, MaxLen(100)]) -> str:
     if document is None:
         known = ", ".join(d.id for d in ctx.scenario.documents)
         raise ToolError(f"no document '{doc_id[:100]}' in this deal; its documents are: {known}")
-    ctx.docs_read.append(doc_id)
-    return f"# {document.title}\n(document {document.id}, written by the {document.author})\n\n{document.text}"
+    ctx.docs_read[doc_id] = None
+    return document.page
 
 
 @tool()
