@@ -2,8 +2,9 @@
 
 ``python -m benchmarks.run [--quick]``: InvoiceApproval latency per tool against the bare SQLite+JSON floor;
 both envs' vector-env scaling against a no-op text env, oracle episode throughput, memory per env, reset and
-grading time; Ray whole-episode workers at 1/2/4 actors when the ``ray`` extra is installed. Every figure is
-also given as a ratio against a reference measured in the same run: compare ratios across machines.
+grading time; step time inside async workers next to a hot loop; Ray whole-episode workers at 1/2/4 actors
+when the ``ray`` extra is installed. Every figure is also given as a ratio against a reference measured in
+the same run: compare ratios across machines.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy
 from rich.console import Console
 from rich.table import Table
 
-from . import invoice_latency, throughput
+from . import invoice_latency, throughput, worker_step
 from .plot import scaling_plot
 
 RESULTS = Path(__file__).parent / "results"
@@ -89,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     console = Console()
     result: dict[str, Any] = {"machine": machine(), "invoice_latency": invoice_latency.run(quick=args.quick),
-                              "throughput": throughput.run(quick=args.quick), "ray": ray_rows(args.quick)}
+                              "throughput": throughput.run(quick=args.quick),
+                              "worker_step": worker_step.run(quick=args.quick), "ray": ray_rows(args.quick)}
     if not args.quick:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "bench.json").write_text(json.dumps(result, indent=2) + "\n")
@@ -97,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     console.print(latency_table(result["invoice_latency"]))
     console.print(vector_table(result["throughput"]["vector"]))
     console.print_json(json.dumps({k: v for k, v in result["throughput"].items() if k != "vector"}))
+    console.print_json(json.dumps({"step time (µs): hot loop vs inside 8 async workers": result["worker_step"]}))
     if result["ray"]:
         console.print_json(json.dumps(result["ray"]))
     return 0

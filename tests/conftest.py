@@ -30,6 +30,15 @@ def invoice_env() -> Any:
     env.close()
 
 
+@pytest.fixture()
+def batch_env() -> Any:
+    """InvoiceApproval on task batch-1, reset with seed 0."""
+    env = gym.make("officegym/InvoiceApproval-v0")
+    env.reset(seed=0, options={"task_id": "batch-1"})
+    yield env
+    env.close()
+
+
 def dump(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     """Every row of every table, in a stable order: equal dumps mean an unchanged world."""
     rows: list[tuple[Any, ...]] = []

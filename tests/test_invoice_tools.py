@@ -14,14 +14,6 @@ INVOICE = "ER-2026-00019"  # a received invoice
 DECIDED = "ER-2026-00001"  # a history invoice
 
 
-@pytest.fixture()
-def env() -> Any:
-    environment = gym.make("officegym/InvoiceApproval-v0")
-    environment.reset(seed=0, options={"task_id": "batch-1"})
-    yield environment
-    environment.close()
-
-
 BAD_CALLS: list[tuple[str, Any, str]] = [
     ("unknown tool", {"name": "delete_invoice", "arguments": {"invoice_id": INVOICE}}, "unknown tool"),
     ("malformed json", '{"name": "get_invoice", "arguments": {', "not valid JSON"),
@@ -85,41 +77,42 @@ BAD_CALLS: list[tuple[str, Any, str]] = [
 
 
 @pytest.mark.parametrize("label, action, message", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
-def test_bad_call_is_an_error_and_changes_nothing(env: Any, label: str, action: Any, message: str) -> None:
-    before = dump(episode_conn(env))
-    observation, reward, terminated, truncated, info = env.step(action)
+def test_bad_call_is_an_error_and_changes_nothing(batch_env: Any, label: str, action: Any, message: str) -> None:
+    before = dump(episode_conn(batch_env))
+    observation, reward, terminated, truncated, info = batch_env.step(action)
     assert observation.startswith("Error: ") and message in observation, observation
     assert len(observation) < 600
     assert (reward, terminated, truncated, info["is_error"]) == (0.0, False, False, True)
-    assert dump(episode_conn(env)) == before
+    assert dump(episode_conn(batch_env)) == before
 
 
-def test_escalating_to_yourself_is_refused(env: Any) -> None:
-    me = json.loads(env.step({"name": "whoami", "arguments": {}})[0])["approver_id"]
-    before = dump(episode_conn(env))
-    observation = env.step({"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": me}})[0]
+def test_escalating_to_yourself_is_refused(batch_env: Any) -> None:
+    me = json.loads(batch_env.step({"name": "whoami", "arguments": {}})[0])["approver_id"]
+    before = dump(episode_conn(batch_env))
+    observation = batch_env.step({"name": "escalate_invoice",
+                                  "arguments": {"invoice_id": INVOICE, "approver_id": me}})[0]
     assert observation.startswith("Error: ") and "yourself" in observation
-    assert dump(episode_conn(env)) == before
+    assert dump(episode_conn(batch_env)) == before
 
 
-def test_a_second_decision_is_an_invalid_transition(env: Any) -> None:
-    assert not env.step({"name": "hold_invoice", "arguments": {"invoice_id": INVOICE,
+def test_a_second_decision_is_an_invalid_transition(batch_env: Any) -> None:
+    assert not batch_env.step({"name": "hold_invoice", "arguments": {"invoice_id": INVOICE,
                                                                  "reason_code": "PO_EXCEEDED"}})[0].startswith("Error")
-    before = dump(episode_conn(env))
+    before = dump(episode_conn(batch_env))
     for action in ({"name": "approve_invoice", "arguments": {"invoice_id": INVOICE}},
                    {"name": "reject_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "DUPLICATE"}},
                    {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": "AP-212"}}):
-        observation = env.step(action)[0]
+        observation = batch_env.step(action)[0]
         assert observation.startswith("Error: ") and "already on_hold" in observation
-    assert dump(episode_conn(env)) == before
+    assert dump(episode_conn(batch_env)) == before
 
 
-def test_writes_are_audited_and_post_the_ledger(env: Any) -> None:
-    conn = episode_conn(env)
-    invoice = json.loads(env.step({"name": "get_invoice", "arguments": {"invoice_id": INVOICE}})[0])
+def test_writes_are_audited_and_post_the_ledger(batch_env: Any) -> None:
+    conn = episode_conn(batch_env)
+    invoice = json.loads(batch_env.step({"name": "get_invoice", "arguments": {"invoice_id": INVOICE}})[0])
     po_before = conn.execute("SELECT net_invoiced_cents FROM purchase_orders WHERE po_number = ?",
                              (invoice["po_number"],)).fetchone()
-    observation = env.step({"name": "approve_invoice", "arguments": {"invoice_id": INVOICE}})[0]
+    observation = batch_env.step({"name": "approve_invoice", "arguments": {"invoice_id": INVOICE}})[0]
     assert observation.startswith("Approved")
     lines = conn.execute("SELECT account, debit_cents, credit_cents FROM ledger WHERE invoice_id = ? "
                          "ORDER BY line_id", (INVOICE,)).fetchall()
@@ -131,23 +124,23 @@ def test_writes_are_audited_and_post_the_ledger(env: Any) -> None:
                                 (invoice["po_number"],)).fetchone()
         assert po_after[0] == po_before[0] + invoice["net_cents"]
     audit = conn.execute("SELECT approver_id, tool, invoice_id FROM audit_log").fetchall()
-    assert audit == [(env.unwrapped.bundle.tasks["batch-1"].actor, "approve_invoice", INVOICE)]
+    assert audit == [(batch_env.unwrapped.bundle.tasks["batch-1"].actor, "approve_invoice", INVOICE)]
 
 
-def test_odd_but_valid_strings_are_handled(env: Any) -> None:
+def test_odd_but_valid_strings_are_handled(batch_env: Any) -> None:
     for query in ("🙂🙂", "%_%", "\\\\", "'; DROP TABLE invoices; --", "Ünïcødé", "\u202e\u202d"):
-        observation = env.step({"name": "search_suppliers", "arguments": {"query": query}})[0]
+        observation = batch_env.step({"name": "search_suppliers", "arguments": {"query": query}})[0]
         assert json.loads(observation)["matches"] == []
-    assert episode_conn(env).execute("SELECT COUNT(*) FROM invoices").fetchone()[0] == 200
+    assert episode_conn(batch_env).execute("SELECT COUNT(*) FROM invoices").fetchone()[0] == 200
 
 
-def test_read_tools_return_json(env: Any) -> None:
+def test_read_tools_return_json(batch_env: Any) -> None:
     calls = [("list_invoices", {"status": "received", "limit": 3}), ("get_invoice", {"invoice_id": INVOICE}),
              ("search_suppliers", {"query": "gmbh"}), ("list_approvers", {}), ("whoami", {})]
     for name, arguments in calls:
-        data = json.loads(env.step({"name": name, "arguments": arguments})[0])
+        data = json.loads(batch_env.step({"name": name, "arguments": arguments})[0])
         assert data
-    listed = json.loads(env.step({"name": "list_invoices", "arguments": {"status": "received", "limit": 200}})[0])
+    listed = json.loads(batch_env.step({"name": "list_invoices", "arguments": {"status": "received", "limit": 200}})[0])
     assert listed["total"] == 182 and listed["returned"] == 182
     keys = [(i["received_date"], i["invoice_id"]) for i in listed["invoices"]]
     assert keys == sorted(keys)
