@@ -7,8 +7,11 @@ points), so ``gym.make("officegym/InvoiceApproval-v0")`` works after ``import of
 
 from __future__ import annotations
 
-from .registration import ENV_IDS, register_envs
-from .vector import make_vec
+# Absolute imports on purpose: pytest imports this file on its own when it collects the tests below it, under
+# a name taken from the checkout's folder ("officegym-main", "my-fork", ...); absolute imports then bind to the
+# installed package instead of failing (or loading a second copy of it).
+from officegym.registration import ENV_IDS, register_envs
+from officegym.vector import make_vec
 
 __version__ = "0.1.0"
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from .json_sql import json_object_sql
 
@@ -74,10 +74,12 @@ def add_change_log(conn: sqlite3.Connection) -> None:
         """)
 
 
-@lru_cache(maxsize=8)
+@cache
 def snapshot(template: bytes) -> Snapshot:
-    """Every record's JSON in ``template``. Cached per template: ``bytes`` keeps its hash, so a lookup with the
-    bundle's own template object is a dictionary hit."""
+    """Every record's JSON in ``template``. Cached per template, like the bundles themselves (one entry per
+    company a process loads; a bounded cache would recompute a snapshot on every reset once a training run
+    cycles through more companies than it holds). ``bytes`` keeps its hash, so a lookup with the bundle's own
+    template object is a dictionary hit."""
     conn = sqlite3.connect(":memory:")
     conn.deserialize(template)
     try:
