@@ -10,6 +10,7 @@ are what carries from one (shared, noisy) machine to another. Single-record read
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,10 +33,16 @@ READ_CALLS: dict[str, dict[str, Any]] = {
 }
 
 
+def _conn(env: InvoiceApprovalEnv) -> sqlite3.Connection:
+    """The current episode's database (an episode must be running)."""
+    assert env._ctx is not None, "reset() first"
+    return env._ctx.conn
+
+
 def _fill_ids(env: InvoiceApprovalEnv) -> None:
     invoice = json.loads(env.step({"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}})[0])
     READ_CALLS["get_supplier"]["supplier_id"] = invoice["supplier_id"]
-    conn = env._ctx.conn
+    conn = _conn(env)
     READ_CALLS["get_purchase_order"]["po_number"] = conn.execute("SELECT po_number FROM purchase_orders "
                                                                  "LIMIT 1").fetchone()[0]
 
@@ -56,7 +63,7 @@ FLOOR_OF_TOOL = {"list_approvers": "rows_14", "list_invoices": "rows_50", "searc
 
 def floors_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, float]]:
     """Each floor: the bare query and ``json.dumps`` of its rows as dicts, without any tool machinery."""
-    conn = env._ctx.conn
+    conn = _conn(env)
 
     def bare(sql: str, params: tuple[Any, ...]) -> Callable[[], str]:
         def run() -> str:

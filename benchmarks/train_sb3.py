@@ -117,10 +117,16 @@ def play(env: DiscreteToolCalls, task_id: str, choose: Chooser, seed: int) -> tu
     return reward, steps
 
 
+def task_ids(env: DiscreteToolCalls) -> list[str]:
+    """The tasks of the officegym env under the adapter."""
+    inner: Any = env.unwrapped
+    return list(inner.task_list)
+
+
 def score(env: DiscreteToolCalls, choose: Chooser, episodes_per_task: int = 1, seed: int = 0) -> Score:
     """Mean success (reward 1.0), reward and length over every task of the env, ``episodes_per_task`` each."""
     results = [play(env, task_id, choose, seed + n)
-               for task_id in env.unwrapped.task_list
+               for task_id in task_ids(env)
                for n in range(episodes_per_task)]
     rewards = np.array([r for r, _ in results])
     return Score(float(np.mean(rewards >= 1.0 - 1e-9)), float(rewards.mean()), float(np.mean([n for _, n in results])))
@@ -222,7 +228,7 @@ def baselines(experiment: Experiment, episodes: int) -> dict[str, Any]:
     """Masked random on the training tasks (and, for invoices, on the held-out company; the best fixed
     decision of both)."""
     env = eval_env(experiment)
-    out: dict[str, Any] = {"tasks": list(env.unwrapped.task_list)}
+    out: dict[str, Any] = {"tasks": task_ids(env)}
     random_score = score(env, masked_random(0), episodes_per_task=episodes)
     out["masked_random"] = {"success": random_score.success, "reward": round(random_score.reward, 4),
                             "length": round(random_score.length, 2), "episodes_per_task": episodes}

@@ -39,6 +39,19 @@ def batch_env() -> Any:
     env.close()
 
 
+def tool_env(env: gym.Env[Any, Any]) -> Any:
+    """The officegym env under Gymnasium's wrappers, typed loosely: tests reach its task list, gold paths and
+    counters, which ``gym.Env`` does not declare."""
+    return env.unwrapped
+
+
+def action_count(env: gym.Env[Any, Any]) -> int:
+    """The size of a discrete action space."""
+    space = env.action_space
+    assert isinstance(space, gym.spaces.Discrete)
+    return int(space.n)
+
+
 def dump(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     """Every row of every table, in a stable order: equal dumps mean an unchanged world."""
     rows: list[tuple[Any, ...]] = []

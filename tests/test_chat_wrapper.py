@@ -14,6 +14,8 @@ from officegym.envs.core.toolbox import FINISH_SCHEMA
 from officegym.wrappers import ChatWrapper
 from officegym.wrappers.parsing import FORMAT_HINT
 
+from .conftest import tool_env
+
 INVOICE = "officegym/InvoiceApproval-v0"
 VENDOR = "officegym/VendorReview-v0"
 WHO = {"name": "whoami", "arguments": {}}
@@ -39,7 +41,7 @@ def native(*calls: dict[str, Any], ids: list[str | None] | None = None, content:
 
 
 def gold(wrapper: ChatWrapper, task_id: str) -> list[dict[str, Any]]:
-    actions: list[dict[str, Any]] = wrapper.unwrapped.gold_actions(task_id)
+    actions: list[dict[str, Any]] = tool_env(wrapper).gold_actions(task_id)
     return actions
 
 

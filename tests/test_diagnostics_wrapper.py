@@ -17,6 +17,7 @@ from officegym.envs.invoice_approval.progress import book_measures
 from officegym.envs.vendor_review.progress import PROGRESS_KEYS as VENDOR_KEYS
 from officegym.wrappers.diagnostics import ProgressDiagnostics
 
+from .conftest import tool_env
 from .strategies import INVOICE_READS, INVOICE_WRITES, MALFORMED, VENDOR_CALLS
 
 INVOICE = "officegym/InvoiceApproval-v0"
@@ -67,7 +68,7 @@ def test_vendor_progress_is_in_info_on_every_step_under_stable_keys(actions: lis
 # ---------------------------------------------------------------------------------------- agreement with the grade
 def test_invoice_progress_follows_the_gold_path_and_ends_at_the_grade() -> None:
     env = INVOICE_ENV
-    gold = env.unwrapped.gold_actions("batch-1")
+    gold = tool_env(env).gold_actions("batch-1")
     infos = play(env, "batch-1", [*gold, FINISH])
     decided = [i["progress"]["invoices_decided"] for i in infos]
     assert decided[0] == 0.0 and decided[-1] == 3.0 and decided == sorted(decided)
@@ -95,7 +96,7 @@ def test_invoice_progress_counts_wrong_decisions_collateral_and_invalid_calls() 
 
 def test_vendor_progress_components_are_the_grade_at_submission() -> None:
     env = VENDOR_ENV
-    scenario = env.unwrapped.scenario("vr-hard-01")
+    scenario = tool_env(env).scenario("vr-hard-01")
     reads = [{"name": "read_doc", "arguments": {"doc_id": d}} for d in scenario.core_documents[:2]]
     submit = {"name": "submit_recommendation", "arguments": {"decision": scenario.decision,
                                                              "gap_ids": [scenario.gap_ids[0]], "rationale": "r"}}
@@ -137,7 +138,7 @@ def test_an_env_without_progress_is_refused_at_construction() -> None:
 # ---------------------------------------------------------------------------------------- episode summaries
 def test_summary_at_the_end_only_and_reset_clears_the_episode() -> None:
     env = ProgressDiagnostics(gym.make(INVOICE, tier="single", max_turns=10), buffer_length=2)
-    gold = env.unwrapped.gold_actions("single-1")
+    gold = tool_env(env).gold_actions("single-1")
     infos = play(env, "single-1", [gold[-1], FINISH])  # the decision alone is enough: the grade is the books
     assert all("episode_diagnostics" not in i for i in infos[:-1])
     summary = infos[-1]["episode_diagnostics"]

@@ -138,7 +138,8 @@ def test_episode_retries_absorb_transient_failures(tmp_path: Path) -> None:
 
 def test_a_policy_that_crashes_is_recorded_as_an_error(tmp_path: Path) -> None:
     class Broken:
-        name, model = "broken", None
+        name: str = "broken"
+        model: str | None = None
 
         def reset(self, observation: str, info: dict[str, Any]) -> None: ...
 
@@ -183,7 +184,8 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_finished_episodes_and_the_next_run_completes(tmp_path: Path) -> None:
     class Interrupted:
-        name, model = "oracle", None
+        name: str = "oracle"
+        model: str | None = None
 
         def __init__(self, env: Any, seed: int, interrupt: bool) -> None:
             self.inner = ScriptedChatPolicy(make_policy("oracle", env, seed))

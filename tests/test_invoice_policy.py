@@ -43,8 +43,9 @@ def test_every_received_invoice_matches_its_intended_outcome(world: Any, bundle:
 
 
 # ---------------------------------------------------------------------------- boundaries, on synthetic rows
-APPROVERS = [{"approver_id": "AP-300", "limit_cents": 500000}, {"approver_id": "AP-120", "limit_cents": 2500000},
-             {"approver_id": "AP-110", "limit_cents": 2500000}, {"approver_id": "AP-105", "limit_cents": None}]
+APPROVERS: list[dict[str, Any]] = [
+    {"approver_id": "AP-300", "limit_cents": 500000}, {"approver_id": "AP-120", "limit_cents": 2500000},
+    {"approver_id": "AP-110", "limit_cents": 2500000}, {"approver_id": "AP-105", "limit_cents": None}]
 ACTOR = {"approver_id": "AP-300", "limit_cents": 500000}
 SUPPLIER = {"supplier_id": "K-1", "is_blocked": False}
 

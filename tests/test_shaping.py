@@ -17,6 +17,7 @@ from officegym.wrappers.potentials import invoice_potential, vendor_potential
 from officegym.wrappers.progress import progress_of
 from officegym.wrappers.shaping import PotentialShaping
 
+from .conftest import tool_env
 from .strategies import INVOICE_READS, INVOICE_WRITES, MALFORMED, VENDOR_CALLS
 
 INVOICE = "officegym/InvoiceApproval-v0"
@@ -133,7 +134,7 @@ def rewards(env: gym.Env[Any, Any], task: str, actions: list[Any]) -> list[float
 
 def test_per_step_bonuses_of_a_correct_and_a_wrong_decision() -> None:
     env = PotentialShaping(gym.make(INVOICE, tier="single"), gamma=0.5)
-    gold = env.unwrapped.gold_actions("single-7")
+    gold = tool_env(env).gold_actions("single-7")
     read, decide = gold[0], gold[-1]
     # Phi: 0 before, 1 after the correct decision; terminal 0. F = 0.5 * 1 - 0, then 1 (grade) + 0 - 1.
     assert rewards(env, "single-7", [read, decide, read, FINISH]) == [0.0, 0.5, 0.5 * 1 - 1, 1.0 + 0 - 1]
@@ -143,7 +144,7 @@ def test_per_step_bonuses_of_a_correct_and_a_wrong_decision() -> None:
 
 def test_truncation_keeps_the_potential_of_the_last_state() -> None:
     env = PotentialShaping(gym.make(INVOICE, tier="single", max_turns=10), gamma=0.5)
-    decide = env.unwrapped.gold_actions("single-7")[-1]
+    decide = tool_env(env).gold_actions("single-7")[-1]
     whoami = {"name": "whoami", "arguments": {}}
     got = rewards(env, "single-7", [decide, *[whoami] * 9])
     assert got[0] == 0.5 and got[1:-1] == [-0.5] * 8 and got[-1] == 1.0 + 0.5 * 1 - 1  # graded, not terminal
