@@ -19,6 +19,7 @@ import numpy as np
 
 from officegym.envs.invoice_approval.bundle import load_bundle
 from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.sandbox import open_episode
 
 from .timing import sample_us, summary
 
@@ -36,7 +37,8 @@ READ_CALLS: dict[str, dict[str, Any]] = {
 def _conn(env: InvoiceApprovalEnv) -> sqlite3.Connection:
     """The current episode's database (an episode must be running)."""
     assert env._ctx is not None, "reset() first"
-    return env._ctx.conn
+    conn: sqlite3.Connection = env._ctx.conn
+    return conn
 
 
 def _fill_ids(env: InvoiceApprovalEnv) -> None:
@@ -115,6 +117,14 @@ def read_after_write_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, floa
     return summary(np.array(samples))
 
 
+def reset_new_connection_us(repeats: int) -> dict[str, float]:
+    """What a reset would cost if every episode opened a new connection instead of reusing the env's (the
+    episode is opened and closed): the reference for the connection reuse in ``InvoiceApprovalEnv.reset``."""
+    bundle = load_bundle()
+    task = bundle.tasks["batch-1"]
+    return summary(sample_us(lambda: open_episode(bundle.template, task.actor, task.id).conn.close(), repeats))
+
+
 def gold_replay_s() -> dict[str, float]:
     """Replay every task's gold path through env.step, finish, grade. Cold: gold states not yet cached."""
     bundle = load_bundle()
@@ -164,6 +174,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     resets = summary(sample_us(lambda: env.reset(options={"task_id": "batch-1"}), repeats))
     return {
         "reset": resets,
+        "reset_new_connection": reset_new_connection_us(repeats),
         "read_tools": reads,
         "write_tools": write_step_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
         "read_after_write": read_after_write_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),

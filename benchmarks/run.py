@@ -40,6 +40,8 @@ def latency_table(result: dict[str, Any]) -> Table:
     for column in ("what", "p50", "p95", "x floor"):
         out.add_column(column, justify="right" if column != "what" else "left")
     out.add_row("reset", str(result["reset"]["p50_us"]), str(result["reset"]["p95_us"]), "")
+    fresh = result["reset_new_connection"]
+    out.add_row("reset with a new connection (not used)", str(fresh["p50_us"]), str(fresh["p95_us"]), "")
     for name, stats in result["read_tools"].items():
         out.add_row(f"step {name}", str(stats["p50_us"]), str(stats["p95_us"]),
                     f"{result['read_tool_over_floor_p50'][name]:.1f}")

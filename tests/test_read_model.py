@@ -6,9 +6,11 @@ import json
 from typing import Any
 
 import gymnasium as gym
+import pytest
 
 from officegym.envs.invoice_approval.db import connect_bytes, shipped_seed_bytes
 from officegym.envs.invoice_approval.read_model import CHANGE_LOG, stale_records
+from officegym.envs.invoice_approval.sandbox import TOOLBOX, atomic
 
 from .conftest import episode_conn
 
@@ -51,12 +53,18 @@ def test_decisions_show_up_in_the_next_read(batch_env: Any) -> None:
     assert stale_records(_view(batch_env)) == []
 
 
-def test_a_failed_write_logs_nothing(batch_env: Any) -> None:
+def test_a_tool_call_that_fails_half_way_logs_nothing(batch_env: Any) -> None:
+    """A write tool runs in a savepoint; when it fails after changing the books, the rollback removes its log
+    entries with its changes, and the next read still shows the books."""
     conn = episode_conn(batch_env)
-    assert batch_env.step({"name": "escalate_invoice", "arguments": {"invoice_id": RECEIVED, "approver_id": "AP-000"}}
-                    )[0].startswith("Error: ")
+    ctx = batch_env.unwrapped._ctx
+    with pytest.raises(RuntimeError), atomic(ctx, TOOLBOX.tools["approve_invoice"]):
+        conn.execute("UPDATE invoices SET status = 'approved' WHERE invoice_id = ?", (RECEIVED,))
+        assert conn.execute(f"SELECT COUNT(*) FROM {CHANGE_LOG}").fetchone()[0] == 2
+        raise RuntimeError("the tool fails after its first write")
     assert conn.execute(f"SELECT COUNT(*) FROM {CHANGE_LOG}").fetchone()[0] == 0
     assert _get(batch_env, "get_invoice", invoice_id=RECEIVED)["status"] == "received"
+    assert stale_records(_view(batch_env)) == []
 
 
 def test_inside_a_transaction_reads_come_from_the_books_and_a_rollback_is_not_remembered(batch_env: Any) -> None:

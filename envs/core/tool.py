@@ -12,7 +12,7 @@ import inspect
 import re
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from ...spaces.json_schema import JsonSchema
@@ -49,7 +49,6 @@ class Tool:
     func: Callable[..., str]
     writes: bool = False
     terminal: bool = False
-    defaults: dict[str, Any] = field(default_factory=dict)
 
     def openai_schema(self) -> JsonSchema:
         """The tool in OpenAI's ``tools=[...]`` format."""
@@ -67,19 +66,16 @@ def tool(*, writes: bool = False, terminal: bool = False) -> Callable[[Callable[
         params = list(inspect.signature(func).parameters.values())[1:]  # the first one is the episode context
         properties: dict[str, JsonSchema] = {}
         required: list[str] = []
-        defaults: dict[str, Any] = {}
         for param in params:
             prop = schema_for(hints[param.name])
             if param.name in arg_docs:
                 prop["description"] = arg_docs[param.name]
             if param.default is inspect.Parameter.empty:
                 required.append(param.name)
-            else:
-                defaults[param.name] = param.default
             properties[param.name] = prop
         parameters: JsonSchema = {"type": "object", "properties": properties, "required": required,
                                   "additionalProperties": False}
-        return Tool(func.__name__, description, parameters, func, writes, terminal, defaults)
+        return Tool(func.__name__, description, parameters, func, writes, terminal)
 
     return wrap
 

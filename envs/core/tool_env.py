@@ -84,7 +84,7 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
     # ----------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         super().reset(seed=seed)
-        task_ids = list(self._task_ids())
+        task_ids = self._task_ids()
         task_id = (options or {}).get("task_id")
         if task_id is None:
             task_id = task_ids[int(self.np_random.integers(len(task_ids)))]
