@@ -20,16 +20,29 @@ from rich.console import Console
 from rich.table import Table
 
 from . import ENV_IDS
+from .envs.core.demo import Demo
 from .policies import EpisodeResult, run_episode
-from .policies.catalog import POLICIES, make_policy
-
-DEMO_POLICIES: dict[str, tuple[str, ...]] = {"officegym/InvoiceApproval-v0": ("solver", "oracle", "random"),
-                                             "officegym/VendorReview-v0": ("oracle", "paranoid", "lazy", "random")}
-DEMO_EPISODE = {"officegym/InvoiceApproval-v0": "batch-3", "officegym/VendorReview-v0": "vr-hard-01"}
+from .policies.registry import make_policy, policy_names
+from .registration import env_class
 
 
 def _task_ids(env: gym.Env[Any, Any]) -> list[str]:
-    return list(env.unwrapped._task_ids())  # type: ignore[attr-defined]
+    return list(env.unwrapped.task_ids)  # type: ignore[attr-defined]
+
+
+def _demo(env_id: str) -> Demo:
+    demo: Demo | None = env_class(env_id).DEMO
+    if demo is None:
+        raise ValueError(f"{env_id} has no demo")
+    return demo
+
+
+def _tier_order(env_ids: Sequence[str]) -> list[str]:
+    """Every tier of the given envs, each env's easiest first (the score table's column order)."""
+    order: dict[str, None] = {}
+    for env_id in env_ids:
+        order.update(dict.fromkeys(env_class(env_id).TIERS))
+    return list(order)
 
 
 def evaluate(env_id: str, policy_name: str, task_ids: Sequence[str] | None = None, seed: int = 0,
@@ -46,7 +59,9 @@ def evaluate(env_id: str, policy_name: str, task_ids: Sequence[str] | None = Non
 
 def score_table(title: str, rows: dict[tuple[str, str], list[EpisodeResult]]) -> Table:
     """Mean reward per policy and tier, plus the overall mean."""
-    tiers = sorted({r.tier for results in rows.values() for r in results}, key=_tier_order)
+    known = _tier_order(sorted({env_id for env_id, _ in rows}))
+    seen = {r.tier for results in rows.values() for r in results}
+    tiers = sorted(seen, key=lambda t: (known.index(t) if t in known else len(known), t))
     table = Table(title=title)
     for column in ("policy", *tiers, "all", "episodes"):
         table.add_column(column, justify="left" if column == "policy" else "right", no_wrap=True, min_width=6)
@@ -60,21 +75,17 @@ def score_table(title: str, rows: dict[tuple[str, str], list[EpisodeResult]]) ->
     return table
 
 
-def _tier_order(tier: str) -> tuple[int, str]:
-    order = ["single", "easy", "batch", "medium", "long", "hard"]
-    return (order.index(tier) if tier in order else len(order), tier)
-
-
 def demo(console: Console, render: bool = True) -> int:
     if render:
-        for env_id, task_id in DEMO_EPISODE.items():
-            policy = DEMO_POLICIES[env_id][0]
+        for env_id in ENV_IDS:
+            demo_ = _demo(env_id)
+            policy, task_id = demo_.policies[0], demo_.task_id
             console.rule(f"{env_id}: {policy} on {task_id}")
             env = gym.make(env_id, render_mode="human")
             run_episode(env, make_policy(policy, env), task_id=task_id, seed=0)
             env.close()
     for env_id in ENV_IDS:
-        rows = {(env_id, policy): evaluate(env_id, policy) for policy in DEMO_POLICIES[env_id]}
+        rows = {(env_id, policy): evaluate(env_id, policy) for policy in _demo(env_id).policies}
         console.print(score_table(f"{env_id}: scripted policies on every shipped task (mean reward)", rows))
     return 0
 
@@ -98,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo_p.add_argument("--no-render", action="store_true", help="only print the score table")
     run_p = sub.add_parser("run", help="play a scripted policy on an environment's tasks")
     run_p.add_argument("env_id", choices=sorted(ENV_IDS))
-    run_p.add_argument("--policy", choices=sorted(POLICIES), default="oracle")
+    run_p.add_argument("--policy", choices=sorted(policy_names()), default="oracle")
     run_p.add_argument("--task-id", action="append", dest="task_ids", help="a task to play (repeatable)")
     run_p.add_argument("--seed", type=int, default=0)
     run_p.add_argument("--render", action="store_true", help="print every step with rich")
@@ -112,7 +123,7 @@ def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        description="Runs every selected task R times, C episodes at a time, and appends one JSON "
                        "line per episode to the results file; run the same command again to resume.")
     p.add_argument("env_id", choices=sorted(ENV_IDS))
-    p.add_argument("--policy", choices=[*sorted(POLICIES), "openai"], default="openai",
+    p.add_argument("--policy", choices=[*sorted(policy_names()), "openai"], default="openai",
                    help="openai (default: an LLM behind an OpenAI-compatible endpoint) or a scripted policy")
     _model_options(p.add_argument_group("model (--policy openai)"))
     _episode_options(p.add_argument_group("episodes"))
@@ -186,8 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def evaluation_verb(args: argparse.Namespace, console: Console) -> int:
     """``eval``, ``show`` and ``replay``; bad input is an ``Error: ...`` line on stderr and exit code 2."""
-    from .evaluation.chat_policy import InfrastructureError
     from .evaluation.commands import eval_command, replay_command, show_command
+    from .policies.chat import InfrastructureError
 
     errors = Console(stderr=True)
     verbs = {"eval": eval_command, "show": show_command, "replay": replay_command}

@@ -1,8 +1,17 @@
-"""Registration of every officegym env id with gymnasium, done on ``import officegym``."""
+"""Registration of every shipped officegym env id with gymnasium, done on ``import officegym``.
+
+Adding a domain is one line here (its id and entry point); everything else it needs lives in its folder.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
+
 import gymnasium as gym
+from gymnasium.envs.registration import load_env_creator
+
+if TYPE_CHECKING:
+    from .envs.core.tool_env import ToolEnv
 
 ENV_IDS = {
     "officegym/InvoiceApproval-v0": "officegym.envs.invoice_approval.env:InvoiceApprovalEnv",
@@ -15,3 +24,10 @@ def register_envs() -> None:
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gym.registry:
             gym.register(id=env_id, entry_point=entry_point)
+
+
+def env_class(env_id: str) -> type[ToolEnv[Any]]:
+    """The class a registered id makes, without making an env (to read its contract's class members)."""
+    entry_point = gym.spec(env_id).entry_point
+    found = load_env_creator(entry_point) if isinstance(entry_point, str) else entry_point
+    return cast("type[ToolEnv[Any]]", found)

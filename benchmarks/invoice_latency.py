@@ -36,8 +36,8 @@ READ_CALLS: dict[str, dict[str, Any]] = {
 
 def _conn(env: InvoiceApprovalEnv) -> sqlite3.Connection:
     """The current episode's database (an episode must be running)."""
-    assert env._ctx is not None, "reset() first"
-    conn: sqlite3.Connection = env._ctx.conn
+    assert env.episode is not None, "reset() first"
+    conn: sqlite3.Connection = env.episode.conn
     return conn
 
 
@@ -153,7 +153,7 @@ def grading_us(repeats: int) -> dict[str, Any]:
     env.reset(options={"task_id": longest.id})
     for action in longest.gold_actions:
         env.step(action)
-    ctx = env._ctx
+    ctx = env.episode
     assert ctx is not None
     return {"task": longest.id, "scope": len(longest.scope),
             **summary(sample_us(lambda: env._grade_episode(ctx), repeats))}

@@ -18,7 +18,7 @@ TASKS = {"officegym/InvoiceApproval-v0": [f"{tier}-{n}" for tier, count in
 
 
 def workload(rounds: int) -> list[EpisodeSpec]:
-    from officegym.envs.vendor_review.env import scenarios
+    from officegym.envs.vendor_review.tasks import scenarios
 
     tasks = {**TASKS, "officegym/VendorReview-v0": sorted(scenarios())}
     return [EpisodeSpec(env_id, task, seed, "oracle") for seed in range(rounds)

@@ -35,9 +35,9 @@ class InvariantProbe(gym.Wrapper[Any, Any, Any, Any]):
         problems: list[str] = []
         if not inner.action_space.contains(action) and not observation.startswith("Error: "):
             problems.append(f"invalid call answered without Error: {str(action)[:80]}")
-        if hasattr(inner, "bundle") and inner._ctx is not None and (
+        if hasattr(inner, "bundle") and inner.episode is not None and (
                 terminated or truncated or inner.stats.turns % CHECK_EVERY == 0):
-            problems += check_invariants(inner._ctx, inner.bundle.template)
+            problems += check_invariants(inner.episode, inner.bundle.template)
         info["soak_problems"] = len(problems)
         info["soak_first_problem"] = problems[0] if problems else ""
         return observation, reward, terminated, truncated, info

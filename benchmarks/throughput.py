@@ -20,7 +20,7 @@ import gymnasium as gym
 
 import officegym
 from officegym.policies import run_episode
-from officegym.policies.catalog import make_policy
+from officegym.policies.registry import make_policy
 
 from . import noop_env  # noqa: F401  (registers the no-op env)
 from .timing import sample_us, summary
@@ -92,7 +92,7 @@ def vector_table(seconds: float, rounds: int) -> list[dict[str, Any]]:
 
 def oracle_episodes(env_id: str, rounds: int) -> dict[str, float]:
     env = gym.make(env_id)
-    task_ids = list(env.unwrapped.task_list)  # type: ignore[attr-defined]
+    task_ids = list(env.unwrapped.task_ids)  # type: ignore[attr-defined]
     policy = make_policy("oracle", env)
     steps, start = 0, time.perf_counter()
     for _ in range(rounds):
@@ -135,12 +135,12 @@ def memory_in_this_process(env_id: str, count: int) -> dict[str, float]:
 def grading_us(env_id: str, repeats: int) -> dict[str, Any]:
     env = gym.make(env_id)
     inner: Any = env.unwrapped
-    longest = max(inner.task_list, key=lambda t: len(inner.gold_actions(t)))
+    longest = max(inner.task_ids, key=lambda t: len(inner.gold_actions(t)))
     env.reset(options={"task_id": longest})
     path = inner.gold_actions(longest)
     for action in path[:-1] if env_id.endswith("VendorReview-v0") else path:  # a submission would end it
         env.step(action)
-    ctx = inner._ctx
+    ctx = inner.episode
     return {"task": longest, **summary(sample_us(lambda: inner._grade_episode(ctx), repeats))}
 
 

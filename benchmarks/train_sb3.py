@@ -120,7 +120,7 @@ def play(env: DiscreteToolCalls, task_id: str, choose: Chooser, seed: int) -> tu
 def task_ids(env: DiscreteToolCalls) -> list[str]:
     """The tasks of the officegym env under the adapter."""
     inner: Any = env.unwrapped
-    return list(inner.task_list)
+    return list(inner.task_ids)
 
 
 def score(env: DiscreteToolCalls, choose: Chooser, episodes_per_task: int = 1, seed: int = 0) -> Score:

@@ -15,11 +15,12 @@ from typing import Any
 import gymnasium as gym
 from rich.console import Console
 
-from ..policies.catalog import make_policy
-from .chat_policy import ChatPolicy, ScriptedChatPolicy
+from ..policies.chat import ChatPolicy, ScriptedChatPolicy
+from ..policies.registry import make_policy
+from .jobs import ChatPolicyFactory, EvalPlan
 from .records import read_records
 from .replay import replay_record, replay_table
-from .runner import EvalPlan, PolicyFactory, results_path, run_eval, select_tasks
+from .runner import plan_task_ids, results_path, run_eval
 from .show import select_records, show_episode, show_list
 from .summary import summary_table
 
@@ -28,7 +29,7 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     env_kwargs = json_object(args.env_kwargs, "--env-kwargs")
     if args.max_turns is not None:
         env_kwargs["max_turns"] = args.max_turns
-    tasks = select_tasks(args.env_id, env_kwargs, split_ids(args.task_ids), args.tier, args.num_tasks)
+    tasks = plan_task_ids(args.env_id, env_kwargs, split_ids(args.task_ids), args.tier, args.num_tasks)
     info, factory = build_policy(args, env_kwargs)
     output = results_path(Path(args.output), args.env_id, info["policy"], info.get("model"))
     plan = EvalPlan(args.env_id, tasks, info, output, rollouts=args.rollouts, concurrency=args.concurrency,
@@ -47,7 +48,7 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     return 0
 
 
-def build_policy(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[dict[str, Any], PolicyFactory]:
+def build_policy(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[dict[str, Any], ChatPolicyFactory]:
     """The policy's description and a factory giving each episode its policy."""
     if args.policy != "openai":
         probe = gym.make(args.env_id, **env_kwargs)

@@ -16,8 +16,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from ..policies.chat import ChatPolicy, ContextLengthExceeded, add_usage
 from ..wrappers.chat import ChatWrapper
-from .chat_policy import ChatPolicy, ContextLengthExceeded, add_usage
 
 
 class EpisodeCancelled(Exception):

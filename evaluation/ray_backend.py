@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .jobs import play_job
+
 EpisodeRunner = Callable[["EpisodeSpec", dict[str, Any]], dict[str, Any]]
 DEFAULT_RUNNER = "officegym.evaluation.ray_backend:play_scripted"
 
@@ -37,7 +39,7 @@ def play_scripted(spec: EpisodeSpec, envs: dict[str, Any]) -> dict[str, Any]:
 
     import officegym  # noqa: F401  (registers the env ids in a fresh worker)
     from officegym.policies import run_episode
-    from officegym.policies.catalog import make_policy
+    from officegym.policies.registry import make_policy
 
     key = f"{spec.env_id}|{sorted(spec.env_kwargs.items())}"
     if key not in envs:
@@ -132,8 +134,6 @@ def run_jobs_on_ray(plan: Any, jobs: Sequence[Any], make_policy: Any, config: di
     """
     import ray
     from ray.exceptions import RayTaskError
-
-    from .runner import play_job
 
     if not ray.is_initialized():
         init_ray(plan.ray_address, max(plan.concurrency, os.cpu_count() or 1))

@@ -18,51 +18,21 @@ import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 from rich.console import Console
 
-from .chat_policy import ChatPolicy, InfrastructureError
-from .episode import EpisodeCancelled, play_chat_episode
+from .jobs import ChatPolicyFactory, EvalPlan, play
 from .live import LiveView
-from .records import Job, RecordWriter, check_resumable, episode_seed, make_record, read_records
+from .records import Job, RecordWriter, check_resumable, episode_seed, read_records
 from .summary import summarize
 
 log = logging.getLogger(__name__)
 
-PolicyFactory = Callable[[gym.Env[str, Any], int], ChatPolicy]
 RESERVED_ENV_KWARGS = ("task_ids", "tier", "render_mode")
-
-
-@dataclass(frozen=True)
-class EvalPlan:
-    """What to run. ``policy_info`` is the policy's ``describe()`` (name, model, sampling, endpoint)."""
-
-    env_id: str
-    task_ids: list[str]
-    policy_info: dict[str, Any]
-    output: Path
-    rollouts: int = 1
-    concurrency: int = 4
-    base_seed: int = 0
-    env_kwargs: dict[str, Any] = field(default_factory=dict)
-    episode_retries: int = 2
-    offer_finish: bool = False
-    pass_threshold: float = 1.0
-    restart: bool = False
-    backend: str = "local"
-    ray_address: str | None = None
-
-    def config(self) -> dict[str, Any]:
-        """The settings recorded with every episode (what a resumed run must share)."""
-        info = self.policy_info
-        return {"env_id": self.env_id, "env_kwargs": self.env_kwargs, "policy": info["policy"],
-                "model": info.get("model"), "sampling": info.get("sampling", {}),
-                "endpoint": info.get("endpoint", {}), "offer_finish": self.offer_finish, "base_seed": self.base_seed}
 
 
 @dataclass(frozen=True)
@@ -75,7 +45,7 @@ class EvalOutcome:
     unreadable_lines: int
 
 
-def select_tasks(env_id: str, env_kwargs: dict[str, Any], task_ids: list[str] | None, tier: str | None,
+def plan_task_ids(env_id: str, env_kwargs: dict[str, Any], task_ids: list[str] | None, tier: str | None,
                  limit: int | None) -> list[str]:
     """The tasks to run, in the env's order: ``task_ids`` and ``tier`` as the env selects them, first ``limit``."""
     reserved = [k for k in env_kwargs if k in RESERVED_ENV_KWARGS]
@@ -84,7 +54,7 @@ def select_tasks(env_id: str, env_kwargs: dict[str, Any], task_ids: list[str] | 
     if limit is not None and limit < 1:
         raise ValueError(f"-n/--num-tasks must be at least 1, got {limit}")
     env = gym.make(env_id, task_ids=task_ids or None, tier=tier, **env_kwargs)
-    selected = list(env.unwrapped._task_ids())  # type: ignore[attr-defined]
+    selected = list(env.unwrapped.task_ids)  # type: ignore[attr-defined]
     env.close()
     return selected[:limit] if limit else selected
 
@@ -101,7 +71,7 @@ def summary_path(path: Path) -> Path:
     return path.with_name(path.stem + ".summary.json")
 
 
-def run_eval(plan: EvalPlan, make_policy: PolicyFactory, console: Console, *, live: bool = True) -> EvalOutcome:
+def run_eval(plan: EvalPlan, make_policy: ChatPolicyFactory, console: Console, *, live: bool = True) -> EvalOutcome:
     """Run the plan's missing episodes, append their records, write and return the summary."""
     _check_plan(plan)
     config = plan.config()
@@ -141,7 +111,7 @@ def _check_plan(plan: EvalPlan) -> None:
         raise ValueError("no task selected")
 
 
-def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: PolicyFactory, config: dict[str, Any],
+def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: ChatPolicyFactory, config: dict[str, Any],
               on_record: Callable[[dict[str, Any]], None]) -> None:
     """Run the jobs ``plan.concurrency`` at a time. On a fatal error or Ctrl-C the episodes not started are
     dropped and those in flight stop at their next turn (they are run again on resume)."""
@@ -154,7 +124,7 @@ def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: PolicyFactory, confi
         raise ValueError(f"unknown backend {plan.backend!r}; choose local or ray")
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=plan.concurrency, thread_name_prefix="officegym-eval")
-    futures: list[Future[dict[str, Any] | None]] = [pool.submit(_play, plan, job, make_policy, config, stop)
+    futures: list[Future[dict[str, Any] | None]] = [pool.submit(play, plan, job, make_policy, config, stop)
                                                     for job in jobs]
     try:
         for future in as_completed(futures):
@@ -164,37 +134,6 @@ def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: PolicyFactory, confi
     finally:
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
-
-
-def play_job(plan: EvalPlan, job: Job, make_policy: PolicyFactory, config: dict[str, Any]) -> dict[str, Any] | None:
-    """One episode outside the thread pool (a Ray worker): nothing can cancel it from outside."""
-    return _play(plan, job, make_policy, config, threading.Event())
-
-
-def _play(plan: EvalPlan, job: Job, make_policy: PolicyFactory, config: dict[str, Any],
-          stop: threading.Event) -> dict[str, Any] | None:
-    """One episode, retried on a fresh env after infrastructure errors; never raises but for fatal ones.
-    ``None`` when the run stopped under it."""
-    problem = ""
-    for attempt in range(1, plan.episode_retries + 2):
-        started = datetime.now(UTC)
-        env = gym.make(plan.env_id, task_ids=[job.task_id], **plan.env_kwargs)
-        try:
-            run = play_chat_episode(env, make_policy(env, job.seed), job.task_id, job.seed,
-                                    offer_finish=plan.offer_finish, stop=stop)
-            return make_record(config, job, run, attempts=attempt, started_at=started)
-        except EpisodeCancelled:
-            return None
-        except InfrastructureError as error:
-            if error.fatal:
-                raise
-            problem = str(error)
-        except Exception as error:  # a policy bug must not end a run of hours: the record says what broke
-            log.exception("episode %s failed", job.key)
-            problem = f"{type(error).__name__}: {error}"
-        finally:
-            env.close()
-    return make_record(config, job, None, error=problem, attempts=plan.episode_retries + 1, started_at=started)
 
 
 def _tools(plan: EvalPlan) -> list[dict[str, Any]]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-Action = dict[str, Any]
+from ..envs.core.actions import Action
+
+__all__ = ["Action", "Policy"]
 
 
 class Policy(Protocol):

@@ -33,7 +33,7 @@ import openai
 from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
-from ..evaluation.chat_policy import ContextLengthExceeded, InfrastructureError, Reply
+from .chat import ContextLengthExceeded, InfrastructureError, Reply
 from .openai_wire import (
     chat_messages,
     chat_reply_message,

@@ -16,10 +16,10 @@ from gymnasium import spaces
 
 from .json_schema import JsonSchema, check
 
-ToolCallDict = dict[str, Any]
+Action = dict[str, Any]
 
 
-def parse_action(action: Any) -> tuple[ToolCallDict | None, str | None]:
+def parse_action(action: Any) -> tuple[Action | None, str | None]:
     """Normalise an action into ``{"name", "arguments"}``; return ``(call, None)`` or ``(None, error)``.
 
     Accepts a dict, or a JSON string of one. ``arguments`` may itself be a JSON string (OpenAI sends it so).
@@ -51,7 +51,7 @@ def parse_action(action: Any) -> tuple[ToolCallDict | None, str | None]:
     return {"name": name, "arguments": arguments}, None
 
 
-class ToolCall(spaces.Space[ToolCallDict]):
+class ToolCall(spaces.Space[Action]):
     """Tool calls valid against a fixed set of OpenAI function schemas.
 
     ``contains(x)`` is true when ``x`` (a dict or its JSON text) names a known tool and its arguments satisfy
@@ -85,7 +85,7 @@ class ToolCall(spaces.Space[ToolCallDict]):
     def contains(self, x: Any) -> bool:
         return self.validate(x) is None
 
-    def sample(self, mask: Any = None, probability: Any = None) -> ToolCallDict:
+    def sample(self, mask: Any = None, probability: Any = None) -> Action:
         name = self.tool_names[int(self.np_random.integers(len(self.tool_names)))]
         schema = self.functions[name]
         args = {key: self._sample_value(sub) for key, sub in schema.get("properties", {}).items()

@@ -9,8 +9,8 @@ import gymnasium as gym
 import pytest
 
 import officegym  # noqa: F401  (registers the env ids)
+from officegym.envs.invoice_approval.authoring.world import generate_world
 from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
-from officegym.envs.invoice_approval.world import generate_world
 
 
 @pytest.fixture(scope="session")
@@ -61,4 +61,4 @@ def dump(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
 
 
 def episode_conn(env: gym.Env[Any, Any]) -> sqlite3.Connection:
-    return env.unwrapped._ctx.conn  # type: ignore[attr-defined, no-any-return]
+    return env.unwrapped.episode.conn  # type: ignore[attr-defined, no-any-return]

@@ -38,7 +38,7 @@ def test_invoice_env_survives_anything_and_keeps_its_books(task: str, actions: l
         assert info["is_error"] == observation.startswith("Error: ")
         if terminated:
             return
-        assert check_invariants(inner._ctx, inner.bundle.template) == []
+        assert check_invariants(inner.episode, inner.bundle.template) == []
 
 
 @SETTINGS

@@ -14,7 +14,8 @@ import gymnasium as gym
 import pytest
 
 from officegym.envs.invoice_approval.bundle import load_bundle, read_tasks
-from officegym.envs.vendor_review.env import VendorReviewEnv, scenarios
+from officegym.envs.vendor_review.env import VendorReviewEnv
+from officegym.envs.vendor_review.tasks import scenarios
 
 from .conftest import dump, episode_conn
 

@@ -29,7 +29,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
-from ..envs.core.toolbox import FINISH, FINISH_SCHEMA
+from ..envs.core.actions import FINISH, FINISH_SCHEMA
 from .parsing import FORMAT_HINT, NATIVE, CallError, ParsedCall, ParsedMessage, parse_assistant_message
 
 FINISH_ACTION: dict[str, Any] = {"name": FINISH, "arguments": {}}

@@ -2,17 +2,17 @@
 
 SB3 handles neither text observations nor structured tool-call actions. This adapter exposes
 
-- actions as ``Discrete(K)`` over a fixed catalogue of tool calls (``invoice_catalogue.py``,
-  ``vendor_catalogue.py``), with ``action_masks()`` for sb3-contrib's ``MaskablePPO``;
+- actions as ``Discrete(K)`` over a fixed catalogue of tool calls (the domain's ``action_catalogue``, see
+  ``envs/core/catalogue.py``), with ``action_masks()`` for sb3-contrib's ``MaskablePPO``;
 - observations as ``Box(0, 1, (3 * dim + n,), float32)``: hashed bags of words (``features.py``) of the
   opening work order, of the last tool result, and of every result of the episode so far (a memory: the
   decision on an invoice depends on its supplier and PO, read on earlier steps), then the catalogue's ``n``
   numeric values (turn, what was read, what was decided, ...).
 
 Rewards, termination and truncation are the env's. Catalogue entries that change only the adapter's state
-(VendorReview's flags) take no env turn, so the adapter has its own limit, ``max_steps`` (default twice the
-env's ``max_turns``): when it is reached the adapter sends ``finish``, so the episode is graded as it
-stands, and reports truncation (with ``info["step_limit"]``). ``info`` adds ``text`` (the raw observation),
+(a flag on a requirement to report, say) take no env turn, so the adapter has its own limit, ``max_steps``
+(default twice the env's ``max_turns``): when it is reached the adapter sends ``finish``, so the episode is
+graded as it stands, and reports truncation (with ``info["step_limit"]``). ``info`` adds ``text`` (the raw observation),
 ``tool_call`` (what ran, or None for an internal entry) and ``action_label``.
 
 Typical stack for SB3 (diagnostics and shaping read the unwrapped env, so they may sit outside):
@@ -31,25 +31,20 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from .catalogue import FINISH, Action, Catalogue, Internal
+from ..envs.core.actions import FINISH_ACTION, Action
+from ..envs.core.catalogue import Catalogue, Internal
+from ..envs.core.tool_env import ToolEnv
 from .features import HashedBagOfWords
 
 Features = NDArray[np.float32]
 
 
 def catalogue_for(env: gym.Env[Any, Any], horizon: int) -> Catalogue:
-    """The default catalogue of the env's domain."""
-    from ..envs.invoice_approval.env import InvoiceApprovalEnv
-    from ..envs.vendor_review.env import VendorReviewEnv
-    from .invoice_catalogue import InvoiceCatalogue
-    from .vendor_catalogue import VendorCatalogue
-
+    """The default catalogue of the env's domain (its ``action_catalogue``)."""
     inner = env.unwrapped
-    if isinstance(inner, InvoiceApprovalEnv):
-        return InvoiceCatalogue(inner, horizon=horizon)
-    if isinstance(inner, VendorReviewEnv):
-        return VendorCatalogue(inner.scenario, horizon=horizon)
-    raise TypeError(f"no action catalogue for {type(inner).__name__}; pass catalogue=...")
+    if not isinstance(inner, ToolEnv):
+        raise TypeError(f"no action catalogue for {type(inner).__name__}; pass catalogue=...")
+    return inner.action_catalogue(horizon)
 
 
 class DiscreteToolCalls(gym.Wrapper[Features, np.int64, Any, Any], gym.utils.RecordConstructorArgs):
@@ -97,7 +92,7 @@ class DiscreteToolCalls(gym.Wrapper[Features, np.int64, Any, Any], gym.utils.Rec
         text, reward, terminated, truncated, info = self._execute(index, resolved)
         self._steps += 1
         if not (terminated or truncated) and self._steps >= self.max_steps:
-            text, reward, _, _, info = self._text_env.step(FINISH)  # graded as it stands
+            text, reward, _, _, info = self._text_env.step(FINISH_ACTION)  # graded as it stands
             terminated, truncated, info["step_limit"] = False, True, True
         self._last = self.bag.encode(text)
         np.maximum(self._memory, self._last, out=self._memory)

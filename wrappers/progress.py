@@ -1,18 +1,21 @@
 """Reading an environment's progress measures, whatever wrappers sit around it.
 
-Both officegym domains implement ``progress()`` on the unwrapped env: the grade's components and process
-counters as they stand now, computed from the episode state, under keys fixed per domain (see
-``envs/*/progress.py``). The diagnostics and shaping wrappers read them through this one function, so that a
-third domain only has to implement the method.
+Every officegym domain implements ``progress()`` on the unwrapped env (the domain contract): the grade's
+components and process counters as they stand now, computed from the episode state, under keys fixed per
+domain (see ``envs/*/progress.py``). The diagnostics and shaping wrappers read them through this one
+function, so a new domain only has to implement the method.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import gymnasium as gym
 
 SUCCESS_REWARD = 1.0
+Potential = Callable[[Mapping[str, float]], float]
+"""A shaping potential Phi over a domain's progress measures."""
 
 
 @runtime_checkable
@@ -27,7 +30,7 @@ def progress_reporter(env: gym.Env[Any, Any]) -> ReportsProgress:
     inner = env.unwrapped
     if not isinstance(inner, ReportsProgress):
         raise TypeError(f"{type(inner).__name__} has no progress() method; officegym's diagnostics and shaping "
-                        "wrappers need an env that reports its progress (InvoiceApproval-v0, VendorReview-v0)")
+                        "wrappers need an env that reports its progress (every officegym env does)")
     return inner
 
 

@@ -7,7 +7,7 @@ the learner's own discount. Over an episode the bonuses telescope:
     sum_t gamma^t F_t = gamma^T Phi(s_T) - Phi(s_0)
 
 so the shaped return differs from the env's return by a quantity that depends only on the start and end
-states. The potentials of each domain are in ``potentials.py``.
+states. Each domain's potential is its ``shaping_potential`` (in ``envs/<domain>/progress.py``).
 
 Terminal states. A terminated episode ends in an absorbing state whose potential is 0 (Ng et al.'s condition
 for episodic tasks): ``F = 0 - Phi(s)`` on the last step, which hands back whatever the potential had paid
@@ -25,10 +25,18 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
-from .potentials import Potential, default_potential
-from .progress import progress_of
+from ..envs.core.tool_env import ToolEnv
+from .progress import Potential, progress_of
 
 SHAPING_KEY = "shaping"
+
+
+def default_potential(env: gym.Env[Any, Any]) -> Potential:
+    """The potential of the env's domain; a clear error for an env without one."""
+    inner = env.unwrapped
+    if not isinstance(inner, ToolEnv):
+        raise TypeError(f"no default shaping potential for {type(inner).__name__}; pass potential=...")
+    return inner.shaping_potential
 
 
 class PotentialShaping(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorArgs):

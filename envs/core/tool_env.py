@@ -1,39 +1,69 @@
-"""``ToolEnv``: the Gymnasium face shared by every officegym domain.
+"""``ToolEnv``: the Gymnasium face shared by every officegym domain, and the domain contract.
 
-The contract (DESIGN.md): the observation is text (the opening work order, then each tool's result); an
+The Gymnasium side (DESIGN.md): the observation is text (the opening work order, then each tool's result); an
 action is one tool call; ``finish`` ends the episode; every failure is an ``Error: ...`` observation that
 changes nothing and never raises; the reward is 0 until the last step, which carries the grade; ``max_turns``
-truncates and is graded on the final state. A domain subclass supplies the tools, the tasks, a fresh world
-per episode, and the grader.
+truncates and is graded on the final state.
+
+The domain contract is everything else that code outside a domain's folder may know of it. The CLI, the demo,
+``wrappers/``, ``policies/`` and ``evaluation/`` use these members and the registry, never a domain class:
+
+========================  ==========================================================================
+``task_ids``              the selected tasks, in a fixed order (``reset`` draws from them)
+``task_tier(task_id)``    a task's tier; ``TIERS`` lists the domain's tiers, easiest first
+``gold_actions(task_id)`` the reference path (the oracle plays it; it scores full marks)
+``scripted_policies()``   the domain's own scripted policies by name (beside the generic oracle/random)
+``DEMO``                  the episode ``officegym demo`` renders and the policies it scores
+``progress()``            the grade's components as they stand now, floats under stable keys
+``shaping_potential(m)``  Phi of those measures, for ``wrappers.PotentialShaping``
+``action_catalogue(h)``   the fixed discrete action catalogue for ``wrappers.DiscreteToolCalls``
+``ID_PATTERNS``           regexes of the IDs the domain's observations show, keyed by argument name
+``system_prompt()``       the policy text an LLM agent gets as its system message
+``episode``               the current episode's private world (None before ``reset``)
+========================  ==========================================================================
+
+A subclass supplies the tools (``TOOLS``) and four hooks: ``_task_ids``, ``_start_episode``,
+``_grade_episode`` and ``task_tier``. ``envs/README.md`` walks through a whole domain, file by file.
 """
 
 from __future__ import annotations
 
+import re
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import gymnasium as gym
 from rich.console import Console
 
 from ...spaces import AnyText, ToolCall
 from ...spaces.json_schema import JsonSchema
-from ...spaces.tool_call import ToolCallDict
+from .actions import FINISH_SCHEMA, Action
+from .catalogue import Catalogue
+from .demo import Demo
 from .episode_stats import EpisodeStats
 from .grade import Grade
 from .rendering import TranscriptEntry, print_entry, print_grade, transcript_text
 from .tool import Tool
-from .toolbox import FINISH_SCHEMA, Outcome, ToolBox, no_transaction
+from .toolbox import Outcome, ToolBox, no_transaction
+
+if TYPE_CHECKING:
+    from ...policies.base import Policy
 
 Ctx = TypeVar("Ctx")
+PolicyFactory = Callable[[Any, int], "Policy"]
+"""Makes a scripted policy for an env (the unwrapped env, and a seed for the policy's own randomness)."""
 
 
-class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
+class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
     """Base class of the tool-using environments. Subclasses set ``TOOLS`` and implement the hooks."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
     TOOLS: ClassVar[tuple[Tool, ...]] = ()
+    TIERS: ClassVar[tuple[str, ...]] = ()
+    DEMO: ClassVar[Demo | None] = None
+    ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = {}
 
     def __init__(self, *, max_turns: int, render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -72,9 +102,43 @@ class ToolEnv(gym.Env[str, ToolCallDict], Generic[Ctx]):
     def system_prompt(self) -> str:
         """The policy text an LLM agent gets as its system message."""
 
-    def gold_actions(self, task_id: str) -> list[dict[str, Any]]:
+    @abstractmethod
+    def task_tier(self, task_id: str) -> str:
+        """The tier of a task (one of ``TIERS``)."""
+
+    # ----------------------------------------------------------------- the domain contract
+    @property
+    def task_ids(self) -> list[str]:
+        """The selected tasks, in the fixed order ``reset`` draws from (a copy: editing it changes nothing)."""
+        return list(self._task_ids())
+
+    @property
+    def episode(self) -> Ctx | None:
+        """The current episode's private world (what the tools act on); None before the first ``reset``."""
+        return self._ctx
+
+    def gold_actions(self, task_id: str) -> list[Action]:
         """The reference path of a task (what the oracle plays). Domains with a reference override this."""
         raise NotImplementedError(f"{type(self).__name__} has no reference path")
+
+    @classmethod
+    def scripted_policies(cls) -> Mapping[str, PolicyFactory]:
+        """The domain's own scripted policies by name (baselines, solvers); the generic ``oracle`` and
+        ``random`` play every env and are not listed here. A class method, so names are known without an env."""
+        return {}
+
+    def progress(self) -> dict[str, float]:
+        """The grade's components as they stand now, under stable keys (``reward`` among them). Reading it
+        changes nothing. Diagnostics and shaping need it; a domain without it cannot be shaped."""
+        raise TypeError(f"{type(self).__name__} reports no progress; diagnostics and shaping need progress()")
+
+    def shaping_potential(self, measures: Mapping[str, float]) -> float:
+        """Phi(s) of the progress ``measures``, bounded by the final reward's size (see ``wrappers/shaping.py``)."""
+        raise TypeError(f"no default shaping potential for {type(self).__name__}; pass potential=...")
+
+    def action_catalogue(self, horizon: int) -> Catalogue:
+        """The domain's fixed discrete action catalogue (``horizon`` scales its turn feature)."""
+        raise TypeError(f"no action catalogue for {type(self).__name__}; pass catalogue=...")
 
     def _atomic(self, ctx: Ctx, tool: Tool) -> AbstractContextManager[None]:
         """Wrap one call of a tool marked ``writes=True`` so that a failure leaves no trace (reads run bare).

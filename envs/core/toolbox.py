@@ -15,19 +15,10 @@ from typing import Any
 
 from ...spaces import parse_action
 from ...spaces.json_schema import Checker, JsonSchema, compile_schema
+from .actions import FINISH
 from .tool import Tool, ToolError
 
 log = logging.getLogger(__name__)
-
-FINISH = "finish"
-FINISH_SCHEMA: JsonSchema = {
-    "type": "function",
-    "function": {
-        "name": FINISH,
-        "description": "Say that you are done. The episode ends and your work is graded as it stands.",
-        "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
-    },
-}
 
 Atomic = Callable[[Any, Tool], AbstractContextManager[None]]
 

@@ -14,8 +14,8 @@ from functools import cache
 from pathlib import Path
 
 from .db import (
+    CANONICAL_SEED,
     asset_path,
-    build_seed_db,
     connect_bytes,
     episode_template,
     fingerprint,
@@ -24,8 +24,7 @@ from .db import (
 )
 from .grading import BookState, book_state
 from .sandbox import replay
-from .tasks import Task, generate_tasks, task_from_dict
-from .world import CANONICAL_SEED, generate_world
+from .tasks import Task, task_from_dict
 
 TASKS_FILE = "tasks.jsonl"
 
@@ -59,7 +58,7 @@ def read_tasks(path: Path) -> list[Task]:
             tasks.append(task_from_dict(json.loads(line)))
         except (ValueError, TypeError) as error:
             raise ValueError(f"{path}:{number}: not a valid task record ({error}); regenerate the file with "
-                             "`python -m officegym.envs.invoice_approval.generate`") from error
+                             "`python -m officegym.envs.invoice_approval.authoring.generate`") from error
     return tasks
 
 
@@ -70,7 +69,11 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
         seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
         verify_seed_bytes(seed_bytes, print_)  # once per process (~8 ms): a damaged asset fails loudly here
         tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(TASKS_FILE))
-    else:
+    else:  # offline work at run time: only for a company that is not shipped
+        from .authoring.seed_db import build_seed_db
+        from .authoring.task_builder import generate_tasks
+        from .authoring.world import generate_world
+
         world = generate_world(company_seed)
         conn = build_seed_db(world)
         seed_bytes, print_ = conn.serialize(), fingerprint(conn)
@@ -93,7 +96,7 @@ def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:
         conn.close()
     except sqlite3.DatabaseError as error:
         raise ValueError(f"the seed database is damaged ({error}); regenerate assets with "
-                         "`python -m officegym.envs.invoice_approval.generate`") from error
+                         "`python -m officegym.envs.invoice_approval.authoring.generate`") from error
     if actual != expected:
         raise ValueError(f"seed database fingerprint {actual[:12]}... does not match {expected[:12]}...; "
-                         "regenerate assets with `python -m officegym.envs.invoice_approval.generate`")
+                         "regenerate assets with `python -m officegym.envs.invoice_approval.authoring.generate`")

@@ -14,11 +14,11 @@ import sqlite3
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
-from .entities import World
 from .read_model import add_change_log
 
+CANONICAL_SEED = 42
+"""The company shipped in ``assets/invoice_approval``; any other seed is generated on first use."""
 HIDDEN_COLUMNS = ("trap", "intended", "design_actor")
 TABLE_KEYS = {"approvers": "approver_id", "suppliers": "supplier_id", "purchase_orders": "po_number",
               "invoices": "invoice_id", "ledger": "line_id", "audit_log": "entry_id"}
@@ -56,34 +56,6 @@ def create_schema(conn: sqlite3.Connection) -> None:
     CREATE TABLE audit_log (entry_id INTEGER PRIMARY KEY, approver_id TEXT NOT NULL, tool TEXT NOT NULL,
         invoice_id TEXT NOT NULL, arguments TEXT NOT NULL);
     """)
-
-
-def build_seed_db(world: World) -> sqlite3.Connection:
-    """The seed database of a generated world, in memory (hidden columns included).
-
-    sqlite-utils is imported here, not at module level: it imports pandas when pandas is installed (~60 MB
-    and half a second), and an episode never needs it, only generation does."""
-    import sqlite_utils
-
-    conn = sqlite3.connect(":memory:")
-    conn.execute("PRAGMA foreign_keys=ON")
-    create_schema(conn)
-    db = sqlite_utils.Database(conn)
-    db.table("approvers").insert_all([vars(a) for a in world.approvers])
-    db.table("suppliers").insert_all([{**vars(s), "is_blocked": int(s.is_blocked)} for s in world.suppliers])
-    db.table("purchase_orders").insert_all([{**vars(p), "order_date": p.order_date.isoformat()}
-                                            for p in world.purchase_orders])
-    db.table("invoices").insert_all([_invoice_row(i) for i in world.invoices])
-    db.table("ledger").insert_all([vars(line) for line in world.ledger])
-    conn.commit()
-    return conn
-
-
-def _invoice_row(invoice: Any) -> dict[str, Any]:
-    row = {k: v for k, v in vars(invoice).items() if k != "order_key"}
-    row["invoice_date"] = invoice.invoice_date.isoformat()
-    row["received_date"] = invoice.received_date.isoformat()
-    return row
 
 
 def fingerprint(conn: sqlite3.Connection) -> str:

@@ -1,9 +1,19 @@
-"""The records of the company's books, as plain dataclasses before they go into SQLite."""
+"""The records of the company's books, as plain dataclasses before they go into SQLite, and the shapes of their IDs."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
+from typing import Final
+
+ID_PATTERNS: Final = {
+    "invoice_id": re.compile(r"ER-\d{4}-\d{5}"),
+    "supplier_id": re.compile(r"K-\d{5}"),
+    "po_number": re.compile(r"\b45\d{8}\b"),
+    "approver_id": re.compile(r"AP-\d{3}"),
+}
+"""The IDs the tools show, by the argument name that takes them (the random policy and catalogue harvest them)."""
 
 
 @dataclass

@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from functools import cache
 from typing import Any, ClassVar
 
-from ..core import Grade, Tool, ToolEnv
+from ..core import Action, Grade, Tool, ToolEnv
+from ..core.assets import asset_path, read_text
+from ..core.catalogue import Catalogue
+from ..core.demo import Demo
 from ..core.selection import select_task_ids
+from ..core.tool_env import PolicyFactory
 from .bundle import Bundle, load_bundle
-from .db import asset_path
+from .db import CANONICAL_SEED
+from .entities import ID_PATTERNS
 from .episode import InvoiceEpisode
 from .grading import book_state, compare
-from .progress import InvoiceProgress
+from .progress import InvoiceProgress, invoice_potential
 from .sandbox import atomic, open_episode
 from .tasks import TIERS
 from .tools import TOOLS
-from .world import CANONICAL_SEED
 
 DEFAULT_MAX_TURNS = 200
 
 
 @cache
 def policy_text() -> str:
-    return asset_path("policy.md").read_text(encoding="utf-8")
+    return read_text(asset_path("invoice_approval", "policy.md"))
 
 
 class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
@@ -82,13 +87,18 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
     """
 
     TOOLS: ClassVar[tuple[Tool, ...]] = TOOLS
+    TIERS: ClassVar[tuple[str, ...]] = TIERS
+    DEMO: ClassVar[Demo] = Demo("batch-3", ("solver", "oracle", "random"))
+    ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
 
     def __init__(self, task_ids: Sequence[str] | None = None, tier: str | None = None,
                  max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None,
                  company_seed: int = CANONICAL_SEED, tasks_path: str | None = None) -> None:
         self.bundle: Bundle = load_bundle(company_seed, tasks_path)
-        self.task_list = select_tasks(self.bundle, task_ids, tier)
-        longest = max(self.task_list, key=lambda t: len(self.bundle.tasks[t].gold_actions))
+        tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
+        example = "'single-1', 'batch-3', 'long-2', 'hard-10'"
+        self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "task", example)
+        longest = max(self._selected, key=lambda t: len(self.bundle.tasks[t].gold_actions))
         need = len(self.bundle.tasks[longest].gold_actions)
         if max_turns < need:
             raise ValueError(f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
@@ -97,7 +107,10 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         super().__init__(max_turns=max_turns, render_mode=render_mode)
 
     def _task_ids(self) -> Sequence[str]:
-        return self.task_list
+        return self._selected
+
+    def task_tier(self, task_id: str) -> str:
+        return self.bundle.tasks[task_id].tier
 
     def system_prompt(self) -> str:
         return policy_text()
@@ -108,7 +121,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
         return episode, task.work_order, {"tier": task.tier}
 
-    def gold_actions(self, task_id: str) -> list[dict[str, Any]]:
+    def gold_actions(self, task_id: str) -> list[Action]:
         return list(self.bundle.tasks[task_id].gold_actions)
 
     def _atomic(self, ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
@@ -130,13 +143,22 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
             self._progress = InvoiceProgress(self._ctx, self.bundle.gold_state(task.id), task.scope)
         return self._progress.measures(self.stats)
 
+    def shaping_potential(self, measures: Mapping[str, float]) -> float:
+        return invoice_potential(measures)
+
+    def action_catalogue(self, horizon: int) -> Catalogue:
+        from .catalogue import InvoiceCatalogue
+
+        return InvoiceCatalogue(self, horizon=horizon)
+
+    @classmethod
+    def scripted_policies(cls) -> Mapping[str, PolicyFactory]:
+        from .baselines import BASELINES
+
+        return BASELINES
+
     def close(self) -> None:
         if self._ctx is not None:
             self._ctx.conn.close()
         super().close()
 
-
-def select_tasks(bundle: Bundle, task_ids: Sequence[str] | None, tier: str | None) -> list[str]:
-    """The selected task IDs in file order (or the given order)."""
-    tiers = {task_id: task.tier for task_id, task in bundle.tasks.items()}
-    return select_task_ids(tiers, task_ids, tier, TIERS, "task", "'single-1', 'batch-3', 'long-2', 'hard-10'")

@@ -13,7 +13,7 @@ nothing. So the book-derived part is cached per episode and recomputed only when
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from ..core.episode_stats import EpisodeStats
@@ -68,3 +68,15 @@ class InvoiceProgress:
             self._changes = changes
         counters = {"turns": float(stats.turns), "invalid_calls": float(stats.invalid_calls)}
         return {key: counters[key] if key in counters else self._books[key] for key in PROGRESS_KEYS}
+
+
+def invoice_potential(measures: Mapping[str, float]) -> float:
+    """The shaping potential ``Phi(s) = (decided_correctly - decided_wrongly - collateral_changes) / scope_size``.
+
+    A correct decision raises Phi by 1/n, a wrong one (including on an invoice outside the work order) lowers
+    it by 1/n; reads change nothing. With the terminal potential 0, the credit of a correct decision is paid at
+    the decision and handed back at the end, where the grade pays it for real; so the all-or-nothing grade gets
+    a signal per invoice, and a wrong decision is felt when it is made.
+    """
+    net = measures["decided_correctly"] - measures["decided_wrongly"] - measures["collateral_changes"]
+    return net / max(1.0, measures["scope_size"])

@@ -2,35 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..core import Grade, Tool, ToolEnv
+from ..core import Action, Grade, Tool, ToolEnv
+from ..core.catalogue import Catalogue
+from ..core.demo import Demo
 from ..core.selection import select_task_ids
+from ..core.tool_env import PolicyFactory
 from .episode import VendorEpisode
 from .grading import grade_review
-from .progress import vendor_progress
-from .scenario import TIERS, Scenario, assets_dir, load_all_scenarios
-from .search import DocumentIndex
+from .progress import vendor_potential, vendor_progress
+from .scenario import ID_PATTERNS, TIERS, Scenario
+from .tasks import document_index, scenarios, system_prompt_text
 from .tools import TOOLS
 
 DEFAULT_MAX_TURNS = 20
-
-
-@cache
-def system_prompt_text() -> str:
-    return (assets_dir() / "system_prompt.md").read_text(encoding="utf-8")
-
-
-@cache
-def scenarios() -> dict[str, Scenario]:
-    return {s.id: s for s in load_all_scenarios()}
-
-
-@cache
-def document_index(scenario_id: str) -> DocumentIndex:
-    return DocumentIndex.build(scenarios()[scenario_id].documents)
 
 
 def opening_message(scenario: Scenario) -> str:
@@ -89,14 +77,21 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
     """
 
     TOOLS: ClassVar[tuple[Tool, ...]] = TOOLS
+    TIERS: ClassVar[tuple[str, ...]] = TIERS
+    DEMO: ClassVar[Demo] = Demo("vr-hard-01", ("oracle", "paranoid", "lazy", "random"))
+    ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
 
     def __init__(self, task_ids: Sequence[str] | None = None, tier: str | None = None,
                  max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None) -> None:
-        self.task_list = select_scenarios(task_ids, tier)
+        tiers = {scenario_id: scenario.tier for scenario_id, scenario in scenarios().items()}
+        self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "scenario", "'vr-easy-01'")
         super().__init__(max_turns=max_turns, render_mode=render_mode)
 
     def _task_ids(self) -> Sequence[str]:
-        return self.task_list
+        return self._selected
+
+    def task_tier(self, task_id: str) -> str:
+        return scenarios()[task_id].tier
 
     def system_prompt(self) -> str:
         return system_prompt_text()
@@ -121,37 +116,23 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
     def scenario(self, task_id: str) -> Scenario:
         return scenarios()[task_id]
 
-    def gold_actions(self, task_id: str) -> list[dict[str, Any]]:
+    def gold_actions(self, task_id: str) -> list[Action]:
         """Read every core document, then submit the authored answer."""
-        scenario = scenarios()[task_id]
-        return review_path(scenario, list(scenario.gap_ids), scenario.decision, scenario.core_documents)
+        from .baselines import gold_path
 
+        return gold_path(scenarios()[task_id])
 
-def review_path(scenario: Scenario, gap_ids: list[str], decision: str, read: Sequence[str]) -> list[dict[str, Any]]:
-    """Read the given documents in order, then submit ``decision`` with ``gap_ids``."""
-    rationale = "; ".join(f"{f.id}: {f.explanation}" for f in scenario.planted_gaps if f.id in gap_ids) or \
-        "Every requirement of the matrix is met by the current file."
-    reads = [{"name": "read_doc", "arguments": {"doc_id": doc_id}} for doc_id in read]
-    return [*reads, {"name": "submit_recommendation",
-                     "arguments": {"decision": decision, "gap_ids": sorted(gap_ids), "rationale": rationale[:4000]}}]
+    def shaping_potential(self, measures: Mapping[str, float]) -> float:
+        return vendor_potential(measures)
 
+    def action_catalogue(self, horizon: int) -> Catalogue:
+        from .catalogue import VendorCatalogue
 
-def paranoid_path(scenario: Scenario) -> list[dict[str, Any]]:
-    """Reads the core documents, flags every planted gap and every distractor, and keeps the right decision:
-    it measures what over-flagging alone costs (``reward_gaps`` loses half a find per distractor)."""
-    flagged = sorted({*scenario.gap_ids, *(d.id for d in scenario.distractors)})
-    return review_path(scenario, flagged, scenario.decision, scenario.core_documents)
+        return VendorCatalogue(self.scenario, horizon=horizon)
 
+    @classmethod
+    def scripted_policies(cls) -> Mapping[str, PolicyFactory]:
+        from .baselines import BASELINES
 
-def lazy_path(scenario: Scenario) -> list[dict[str, Any]]:
-    """Reads only the requirements matrix and says go."""
-    matrix = next(d.id for d in scenario.documents if d.kind == "requirements_matrix")
-    return [{"name": "read_doc", "arguments": {"doc_id": matrix}},
-            {"name": "submit_recommendation", "arguments": {"decision": "go", "gap_ids": [],
-                                                             "rationale": "The matrix looks standard."}}]
+        return BASELINES
 
-
-def select_scenarios(task_ids: Sequence[str] | None, tier: str | None) -> list[str]:
-    """The selected scenario IDs in ID order (or the given order)."""
-    tiers = {scenario_id: scenario.tier for scenario_id, scenario in scenarios().items()}
-    return select_task_ids(tiers, task_ids, tier, TIERS, "scenario", "'vr-easy-01'")

@@ -9,6 +9,7 @@ component is 0, as the grade of an episode that ended then would be.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from ..core.episode_stats import EpisodeStats
@@ -38,3 +39,13 @@ def vendor_progress(episode: VendorEpisode, stats: EpisodeStats) -> dict[str, fl
     measures.update({key: float(grade.components[key]) for key in WEIGHTS})
     measures["reward"] = float(grade.reward)
     return measures
+
+
+def vendor_potential(measures: Mapping[str, float]) -> float:
+    """The shaping potential ``Phi(s) = w_process * core_docs_read / core_docs``.
+
+    The grade's process component is paid only for reading every core document before submitting; this
+    spreads it over the reads. The gap and decision components exist only at submission, which ends the
+    episode, so they have nothing to shape.
+    """
+    return WEIGHTS["reward_process"] * measures["core_docs_read"] / max(1.0, measures["core_docs"])

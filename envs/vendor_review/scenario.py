@@ -1,24 +1,19 @@
-"""Typed VendorReview scenarios: the JSON shape, its loader and the decision rule.
+"""Typed VendorReview scenarios: the JSON shape of a deal and its frozen dataclasses.
 
 Scenarios are authored by hand as JSON under ``assets/vendor_review/scenarios``. This module is the one place
 that knows their shape: ``FIELDS`` describes every object, ``shape_problems`` checks raw JSON against it, and
 ``scenario_from_dict`` turns checked JSON into frozen dataclasses. The validator reuses ``shape_problems`` so
-that the loader and the validator can never disagree about what a well-formed scenario is.
-
-``derive_decision`` states the spec's decision rule in code; the grader and the validator both call it, so an
-authored decision can be checked against the rule instead of trusted.
+that the loader (``tasks.py``) and the validator can never disagree about what a well-formed scenario is.
+The decision rule is in ``rules.py``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from importlib.resources import files
-from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Final, Literal, TypeVar
 
 Tier = Literal["easy", "medium", "hard"]
@@ -26,6 +21,11 @@ Priority = Literal["MUST", "SHOULD"]
 Author = Literal["buyer", "vendor", "auditor"]
 Decision = Literal["go", "conditional-go", "no-go"]
 
+ID_PATTERNS: Final = {
+    "doc_id": re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b"),
+    "requirement_id": re.compile(r"REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*"),
+}
+"""The IDs the observations show, by the argument name that takes them (document IDs, requirement IDs)."""
 TIERS: Final[tuple[Tier, ...]] = ("easy", "medium", "hard")
 PRIORITIES: Final[tuple[Priority, ...]] = ("MUST", "SHOULD")
 AUTHORS: Final[tuple[Author, ...]] = ("buyer", "vendor", "auditor")
@@ -235,21 +235,6 @@ class Scenario:
         return sum(doc.words for doc in self.documents)
 
 
-def derive_decision(scenario: Scenario) -> Decision:
-    """Apply the spec's decision rule to the answer key.
-
-    No planted gap means go. A planted MUST gap without a written, dated commitment means no-go. Anything else
-    (only SHOULD gaps, or MUST gaps that all carry a commitment) is conditional-go.
-    """
-    if not scenario.planted_gaps:
-        return "go"
-    committed = {commitment.id for commitment in scenario.commitments}
-    for gap in scenario.planted_gaps:
-        if scenario.priority_of(gap.id) == "MUST" and gap.id not in committed:
-            return "no-go"
-    return "conditional-go"
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Shape checking (shared with the validator)
 
@@ -397,43 +382,8 @@ def scenario_from_dict(data: Mapping[str, object]) -> Scenario:
     )
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Assets
-
-
-def assets_dir() -> Traversable:
-    """The shipped VendorReview assets, found through the package so wheel and editable installs both work."""
-    return files("officegym") / "assets" / "vendor_review"
-
-
-def scenario_files() -> list[Traversable]:
-    """Every shipped scenario file, sorted by file name."""
-    folder = assets_dir() / "scenarios"
-    return sorted((f for f in folder.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
-
-
-def read_json(path: str | Path | Traversable) -> object:
-    """Parse one JSON file from a filesystem path or a package resource."""
-    source = path if isinstance(path, Traversable) else Path(path)
-    return json.loads(source.read_text(encoding="utf-8"))
-
-
-def load_scenario(path: str | Path | Traversable) -> Scenario:
-    """Load and type one scenario file (shape only; run the validator for the content rules)."""
-    data = read_json(path)
-    if not isinstance(data, dict):
-        raise ScenarioFormatError(f"{path}: a scenario file must hold a JSON object")
-    return scenario_from_dict(data)
-
-
-def load_all_scenarios() -> tuple[Scenario, ...]:
-    """All shipped scenarios, sorted by id so task order is stable across machines."""
-    return tuple(sorted((load_scenario(f) for f in scenario_files()), key=lambda s: s.id))
-
-
-def load_taxonomy() -> tuple[TaxonomyItem, ...]:
-    """The fixed 24-item requirement taxonomy, in the spec's order."""
-    data = read_json(assets_dir() / "taxonomy.json")
+def taxonomy_from_json(data: object) -> tuple[TaxonomyItem, ...]:
+    """The requirement taxonomy from the JSON list of ``taxonomy.json``, in its order."""
     if not isinstance(data, list):
         raise ScenarioFormatError("taxonomy.json must hold a JSON list")
     return tuple(
@@ -456,9 +406,8 @@ class CastIds:
     vendors: frozenset[str]
 
 
-def load_cast_ids() -> CastIds:
-    """Read only the IDs from cast.json: the rest of the cast is prose for authors, not for code."""
-    data = read_json(assets_dir() / "cast.json")
+def cast_ids_from_json(data: object) -> CastIds:
+    """Only the IDs of ``cast.json``: the rest of the cast is prose for authors, not for code."""
     if not isinstance(data, dict):
         raise ScenarioFormatError("cast.json must hold a JSON object")
     return CastIds(

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import Annotated
 
 from ..core import MaxLen, Tool, ToolError, tool
 from .episode import VendorEpisode
-
-Decision = Literal["go", "conditional-go", "no-go"]
+from .scenario import Decision
 
 
 @tool()

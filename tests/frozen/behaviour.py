@@ -32,7 +32,7 @@ from rich.console import Console
 import officegym
 from officegym.cli import demo
 from officegym.policies import RandomPolicy
-from officegym.policies.catalog import make_policy
+from officegym.policies.registry import make_policy
 from officegym.wrappers import ChatWrapper, DiscreteToolCalls, ProgressDiagnostics
 from officegym.wrappers.shaping import PotentialShaping
 
@@ -61,11 +61,7 @@ class Hasher:
 
 
 def _task_ids(env: gym.Env[Any, Any]) -> list[str]:
-    inner = env.unwrapped
-    ids = getattr(inner, "task_ids", None)
-    if ids is None:
-        ids = inner._task_ids()  # type: ignore[attr-defined]
-    return list(ids() if callable(ids) else ids)
+    return list(env.unwrapped.task_ids)  # type: ignore[attr-defined]
 
 
 def _play(h: Hasher, env: gym.Env[Any, Any], task_id: str, actions: list[dict[str, Any]]) -> None:
@@ -79,7 +75,7 @@ def _play(h: Hasher, env: gym.Env[Any, Any], task_id: str, actions: list[dict[st
 
 
 def _books(env: gym.Env[Any, Any]) -> bytes:
-    ctx = getattr(env.unwrapped, "_ctx", None) or env.unwrapped.episode  # type: ignore[attr-defined]
+    ctx = env.unwrapped.episode  # type: ignore[attr-defined]
     return "\n".join(ctx.conn.iterdump()).encode()
 
 
@@ -107,11 +103,9 @@ def part_gold(env_id: str) -> str:
 
 
 def part_wrong() -> str:
-    from officegym.envs.invoice_approval.bundle import load_bundle
-
     h = Hasher()
     env = gym.make(INVOICE, max_turns=400)
-    for task in load_bundle().tasks.values():
+    for task in env.unwrapped.bundle.tasks.values():  # type: ignore[attr-defined]
         for wrong in task.wrong_actions:
             _play(h, env, task.id, wrong["actions"])
             h.add(_books(env))
@@ -139,8 +133,9 @@ def part_scripted(env_id: str) -> str:
 
 
 def _random_episodes(env: gym.Env[Any, Any], episodes: int) -> Iterator[tuple[int, Any]]:
+    patterns = env.unwrapped.ID_PATTERNS  # type: ignore[attr-defined]
     for seed in range(episodes):
-        policy = RandomPolicy(seed, finish_probability=0.02)
+        policy = RandomPolicy(seed, finish_probability=0.02, id_patterns=patterns)
         obs, info = env.reset(seed=seed)
         policy.reset(obs, info)
         yield seed, (obs, info)

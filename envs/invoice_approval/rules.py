@@ -1,0 +1,173 @@
+"""The approval policy as code, and the reference solver that applies it through the tools.
+
+``decide`` is the policy of ``assets/invoice_approval/policy.md`` as one pure function: rules 1-7 in order,
+the first failing rule decides. ``solve`` is the reference solver: it learns everything it needs through
+the same tools an agent has (so the tools provably expose enough), decides the work order's invoices in
+processing order, and returns its full path, reads included. The gold path of every task is its output.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Generator, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..core.actions import Action
+from .money import required_rate, vat_cents, within_po_tolerance
+from .numbers import normalize_invoice_number
+
+KLEINBETRAG_LIMIT_CENTS = 25000
+"""§ 33 UStDV: an invoice of at most EUR 250.00 gross (inclusive) is a Kleinbetragsrechnung and needs no PO."""
+LIVE_STATUSES = ("received", "approved", "on_hold", "escalated")  # rejected invoices never count as originals
+Caller = Callable[[Action], str]
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The policy's ruling on one invoice: ``kind`` is approve/reject/hold/escalate; ``code`` is the reason
+    code or approver ID."""
+
+    invoice_id: str
+    kind: str
+    code: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.kind if self.code is None else f"{self.kind}:{self.code}"
+
+    def as_action(self) -> Action:
+        args: dict[str, Any] = {"invoice_id": self.invoice_id}
+        if self.kind in ("reject", "hold"):
+            args["reason_code"] = self.code
+        elif self.kind == "escalate":
+            args["approver_id"] = self.code
+        return {"name": f"{self.kind}_invoice", "arguments": args}
+
+
+def escalation_target(approvers: Iterable[tuple[str, int | None]], gross_cents: int) -> str:
+    """Rule 6's target: among (approver_id, limit) pairs whose limit covers the gross (None = unlimited),
+    the lowest limit; ties go to the smallest approver ID."""
+    qualified = [(1 << 62 if limit is None else limit, approver_id) for approver_id, limit in approvers
+                 if limit is None or limit >= gross_cents]
+    return min(qualified)[1]
+
+
+def processing_key(invoice: dict[str, Any]) -> tuple[str, str]:
+    """Processing order: received date, then internal invoice ID."""
+    return (invoice["received_date"], invoice["invoice_id"])
+
+
+def is_duplicate(invoice: dict[str, Any], same_supplier: Iterable[dict[str, Any]]) -> bool:
+    """Rule 2: an earlier (processing order) invoice of the same supplier in a live status has the same
+    normalised supplier invoice number."""
+    key = normalize_invoice_number(invoice["supplier_invoice_no"])
+    return any(other["invoice_id"] != invoice["invoice_id"] and other["status"] in LIVE_STATUSES
+               and processing_key(other) < processing_key(invoice)
+               and normalize_invoice_number(other["supplier_invoice_no"]) == key for other in same_supplier)
+
+
+def po_problem(invoice: dict[str, Any], po: dict[str, Any] | None) -> Ruling | None:
+    """Rules 3 and 4. Above 250.00 gross a PO is required; a PO named on the invoice is always checked."""
+    iid = invoice["invoice_id"]
+    if invoice["po_number"] is None:
+        return Ruling(iid, "reject", "MISSING_PO") if invoice["gross_cents"] > KLEINBETRAG_LIMIT_CENTS else None
+    if po is None or po["supplier_id"] != invoice["supplier_id"] or po["status"] != "open":
+        return Ruling(iid, "reject", "INVALID_PO")
+    if not within_po_tolerance(po["net_cents"], po["net_invoiced_cents"], invoice["net_cents"]):
+        return Ruling(iid, "hold", "PO_EXCEEDED")
+    return None
+
+
+def vat_ok(invoice: dict[str, Any]) -> bool:
+    """Rule 5: the category's rate, VAT = net x rate rounded half up to the cent, gross = net + VAT."""
+    rate = required_rate(invoice["category"])
+    return bool(invoice["vat_rate"] == rate and invoice["vat_cents"] == vat_cents(invoice["net_cents"], rate)
+            and invoice["gross_cents"] == invoice["net_cents"] + invoice["vat_cents"])
+
+
+def decide(invoice: dict[str, Any], supplier: dict[str, Any], po: dict[str, Any] | None,
+           same_supplier: Iterable[dict[str, Any]], actor: dict[str, Any],
+           approvers: Sequence[dict[str, Any]]) -> Ruling:
+    """Apply rules 1-7 in order; the first rule that fails decides."""
+    iid = invoice["invoice_id"]
+    if supplier["is_blocked"]:
+        return Ruling(iid, "hold", "SUPPLIER_BLOCKED")
+    if is_duplicate(invoice, same_supplier):
+        return Ruling(iid, "reject", "DUPLICATE")
+    problem = po_problem(invoice, po)
+    if problem is not None:
+        return problem
+    if not vat_ok(invoice):
+        return Ruling(iid, "reject", "VAT_ERROR")
+    limit = actor["limit_cents"]
+    if limit is not None and invoice["gross_cents"] > limit:
+        target = escalation_target(((a["approver_id"], a["limit_cents"]) for a in approvers), invoice["gross_cents"])
+        return Ruling(iid, "escalate", target)
+    return Ruling(iid, "approve")
+
+
+# ---------------------------------------------------------------------------------------- the solver
+Steps = Generator[Action, str, None]
+
+
+def _read(name: str, **arguments: Any) -> Generator[Action, str, Any]:
+    """Yield one read call, receive its observation, return the parsed JSON (None for an ``Error:``)."""
+    result = yield {"name": name, "arguments": arguments}
+    return None if result.startswith("Error:") else json.loads(result)
+
+
+def solver_steps(scope: Sequence[str], order: Literal["received", "listed"] = "received") -> Steps:
+    """The reference solver as a coroutine: it yields each tool call and is sent back the observation.
+
+    It learns everything through the agent's own tools, then decides the work order's invoices in
+    processing order. ``order="listed"`` decides them in the listed order instead: a mistake the long and
+    hard tasks are built to punish, which the task generator uses as a wrong path.
+    """
+    actor = yield from _read("whoami")
+    approvers = (yield from _read("list_approvers"))["approvers"]
+    invoices = []
+    for iid in scope:
+        invoices.append((yield from _read("get_invoice", invoice_id=iid)))
+    if order == "received":
+        invoices.sort(key=processing_key)
+    suppliers: dict[str, Any] = {}
+    known: dict[str, list[dict[str, Any]]] = {}
+    for sid in dict.fromkeys(i["supplier_id"] for i in invoices):
+        suppliers[sid] = yield from _read("get_supplier", supplier_id=sid)
+        known[sid] = []
+        for status in LIVE_STATUSES:
+            known[sid] += (yield from _read("list_invoices", status=status, supplier_id=sid, limit=200))["invoices"]
+    pos: dict[str, Any] = {}
+    for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"]):
+        pos[number] = yield from _read("get_purchase_order", po_number=number)
+    for invoice in invoices:
+        decision = decide(invoice, suppliers[invoice["supplier_id"]], pos.get(invoice["po_number"] or ""),
+                          known[invoice["supplier_id"]], actor, approvers)
+        yield decision.as_action()
+        _remember(decision, invoice, known, pos)
+
+
+def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed"] = "received") -> list[Action]:
+    """Run the solver against ``call`` (action -> observation) and return its full path."""
+    path: list[Action] = []
+    steps = solver_steps(scope, order)
+    try:
+        action = next(steps)
+        while True:
+            path.append(action)
+            action = steps.send(call(action))
+    except StopIteration:
+        return path
+
+
+def _remember(decision: Ruling, invoice: dict[str, Any], known: dict[str, list[dict[str, Any]]],
+              pos: dict[str, Any]) -> None:
+    """Keep the solver's picture of the books current after its own decision."""
+    new_status = {"approve": "approved", "reject": "rejected", "hold": "on_hold", "escalate": "escalated"}
+    for row in known[invoice["supplier_id"]]:
+        if row["invoice_id"] == invoice["invoice_id"]:
+            row["status"] = new_status[decision.kind]
+    po = pos.get(invoice["po_number"] or "")
+    if decision.kind == "approve" and po is not None:
+        po["net_invoiced_cents"] += invoice["net_cents"]

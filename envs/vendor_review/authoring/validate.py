@@ -1,0 +1,466 @@
+"""Validator for VendorReview scenarios: the quality gate every authored scenario must pass.
+
+Run ``python -m officegym.envs.vendor_review.authoring.validate [paths...]`` (no paths = every shipped scenario). It
+prints one line per problem, prefixed by the scenario id, and exits 1 if there is any. Import
+``validate_scenario`` / ``validate_all`` to run the same checks from tests.
+
+Why so strict: the grade is deterministic and content is the product. A scenario whose answer key disagrees
+with the decision rule, whose evidence is not in the file, or whose documents or colleagues give the answer
+away silently corrupts every score computed on it. Each check below exists because a hurried author makes
+exactly that mistake.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Final
+
+from ...core.assets import read_json
+from ..rules import derive_decision
+from ..scenario import (
+    CastIds,
+    Document,
+    Finding,
+    Scenario,
+    ScenarioFormatError,
+    TaxonomyItem,
+    scenario_from_dict,
+    shape_problems,
+)
+from ..tasks import load_cast_ids, load_scenario, load_taxonomy, scenario_files
+from .set_checks import set_problems
+
+# Phrases that hand the answer to the agent, forbidden in every document. A lazy author writes a status
+# column into the matrix, lets the vendor concede a failure in so many words, or has the thread announce the
+# decision; real files never read like that.
+GIVEAWAY_PATTERNS: Final[tuple[str, ...]] = (
+    r"(?i)\b(this|that|the|each|every) requirement (is|was|isn't|wasn't) (not )?(met|satisfied|fulfilled)\b",
+    r"(?i)\b(is|are|was|were|isn't|aren't) (not |only partially |partially )?met\b",
+    r"(?i)\bunmet\b",
+    r"(?i)\b(does|do|did) not (meet|satisfy|fulfil)",
+    r"(?i)\b(doesn't|don't|didn't) (meet|satisfy|fulfil)",
+    r"(?i)\bfails? (to (meet|satisfy) )?(the|your|our|this|its) (requirement|bar|criteri|threshold)",
+    r"(?i)\bpass(es)? (the|your|our) (bar|requirement|threshold)",
+    r"(?i)\bred flags?\b",
+    r"(?i)\bdeal-?breakers?\b",
+    r"(?i)\bshow-?stoppers?\b",
+    r"(?i)\b(no-?go|conditional-?go)\b",
+    r"(?i)\b(planted|distractors?|traps?)\b",
+    r"(?i)\bnon-?compliant\b",
+    r"(?i)\b(contradicts?|contradiction|contradictory|inconsistent with)\b",
+    r"(?i)\b(note|hint) (to|for) (the )?(reviewer|analyst|agent|reader)\b",
+    r"(?i)\b(fine|small) print\b",
+    r"(?i)\bstatus:\s*(met|not met|gap|pass|fail|ok)\b",
+)
+
+# Extra phrases forbidden only in vendor- and auditor-authored documents: vendors do not call their own
+# shortcomings gaps or apologise for them; they hedge. (Bridge letters must be called bridge letters.)
+VENDOR_GIVEAWAY_PATTERNS: Final[tuple[str, ...]] = (
+    r"(?i)\bgaps?\b",
+    r"(?i)\bunfortunately\b",
+    r"(?i)\b(cannot|can ?not|can't|unable to|are not able to|is not able to) (meet|comply|satisfy|fulfil)",
+    r"(?i)\bwe (do not|don't) comply\b",
+)
+
+# Phrases forbidden in colleague replies (IT-channel routes and the default reply). Colleagues give business
+# pressure, pilot observations and facts absent from the file; they never adjudicate a requirement and never
+# point at where a trap lives. Pinned by tests: change it deliberately, together with the test.
+VERDICT_LEAK_PATTERNS: Final[tuple[str, ...]] = (
+    r"(?i)\b(is|are|was|were|isn't|aren't) (not )?met\b",
+    r"(?i)\bunmet\b",
+    r"\bMUST\b",
+    r"\bSHOULD\b",
+    r"(?i)\bREQ-",
+    r"(?i)\b(flag|flagging|flagged) (it|this|that|them|those)\b",
+    r"(?i)\b(don't|do not|no need to) flag\b",
+    r"(?i)\b(no-?go|conditional-?go)\b",
+    r"(?i)\bI(?:'d| would) (reject|approve|sign|block|veto|accept)\b",
+    r"(?i)\b(reject|approve|accept) (it|this|them|the deal|the vendor)\b",
+    r"(?i)\b(passes|pass|fails|fail|meets|meet|satisfies|misses) (the|our|their|your) "
+    r"(bar|requirement|threshold)",
+    r"(?i)\b(does|do|doesn't|don't) (not )?(meet|satisfy)\b",
+    r"(?i)\b(non-?compliant|compliant)\b",
+    r"(?i)\b(red flag|deal-?breaker|show-?stopper|blocker)s?\b",
+    r"(?i)\b(that one|this one|that|it)(?:'s| is) (fine|ok|okay|covered|acceptable|a problem|an issue)\b",
+    r"(?i)\b(all good|looks fine|looks good|nothing to worry)\b",
+    r"(?i)\bgaps?\b",
+    r"(?i)\bcheck (their|the|its) (q\d|question|section|appendix|annex|page|schedule|clause|footnote)",
+    r"(?i)\b(check|look at|read|see|open) (their|the|its) (dpa|soc ?2|admin guide|order form"
+    r"|questionnaire|subprocessor|trust cent|pricing|architecture|bridge letter|fine print|small print)",
+    r"(?i)\blook (at|into) (section|page|annex|appendix|schedule|clause|q\d)",
+    r"(?i)\b(section|annex|appendix|schedule|clause|page) \d",
+    r"(?i)§ ?\d",
+    r"\bQ(?:\d+\.\d+|[5-9]|\d{2,})\b",  # questionnaire items; a bare Q1-Q4 is a calendar quarter
+    r"(?i)\b(question|item|row) \d",
+    r"(?i)\b(compare|cross-?check|reconcile)\b",
+    r"(?i)\b(hidden|buried|tucked away|trap|trick|gotcha)\b",
+)
+
+REQ_ID_PATTERN: Final = re.compile(r"\bREQ-[A-Z0-9-]+")
+SCENARIO_ID_PATTERN: Final = re.compile(r"^vr-(easy|medium|hard)-\d{2}$")
+
+DOC_COUNT: Final = (4, 6)
+WORD_COUNT: Final = (700, 1200)
+REQUIREMENT_COUNT: Final = (6, 9)
+PLANTED_COUNT: Final = (0, 4)
+DISTRACTOR_COUNT: Final = (1, 3)
+MIN_EVIDENCE_WORDS: Final = 3
+MIN_KEYWORD_CHARS: Final = 3
+
+# Every deal file has these; the spec's oracle reads the core ones.
+REQUIRED_KINDS: Final = ("requirements_matrix", "questionnaire", "soc2", "it_thread")
+# Who may author each kind: internal files are the buyer's, the SOC 2 report is the auditor's, the rest is
+# vendor paper (a contract such as the DPA or order form may also be on the buyer's paper).
+KIND_AUTHORS: Final[Mapping[str, frozenset[str]]] = {
+    "requirements_matrix": frozenset({"buyer"}),
+    "it_thread": frozenset({"buyer"}),
+    "soc2": frozenset({"auditor"}),
+    "dpa": frozenset({"vendor", "buyer"}),
+    "order_form": frozenset({"vendor", "buyer"}),
+}
+CONTRACT_KINDS: Final = frozenset({"dpa", "order_form"})
+
+
+def _compile(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(pattern) for pattern in patterns)
+
+
+_GIVEAWAY: Final = _compile(GIVEAWAY_PATTERNS)
+_VENDOR_GIVEAWAY: Final = _compile(VENDOR_GIVEAWAY_PATTERNS)
+_VERDICT_LEAK: Final = _compile(VERDICT_LEAK_PATTERNS)
+
+
+def normalize(text: str) -> str:
+    """Case-fold and collapse whitespace: the sense in which evidence must appear "verbatim"."""
+    return " ".join(text.split()).lower()
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a scenario is checked against besides itself."""
+
+    taxonomy_ids: frozenset[str]
+    cast: CastIds
+
+
+Check = Callable[[Scenario, Context], list[str]]
+
+
+def _count_problem(label: str, count: int, bounds: tuple[int, int]) -> list[str]:
+    low, high = bounds
+    return [] if low <= count <= high else [f"{label}: {count}, expected {low}-{high}"]
+
+
+def _duplicates(items: Iterable[str]) -> list[str]:
+    return sorted(item for item, n in Counter(items).items() if n > 1)
+
+
+def _first_match(patterns: Sequence[re.Pattern[str]], text: str) -> re.Match[str] | None:
+    return next((m for p in patterns if (m := p.search(text)) is not None), None)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Checks: each returns problem strings without the scenario-id prefix.
+
+
+def check_identity(s: Scenario, ctx: Context) -> list[str]:
+    """Id format matches the tier, and buyer/vendor exist in the cast, so plan, file and cast stay aligned."""
+    problems: list[str] = []
+    match = SCENARIO_ID_PATTERN.match(s.id)
+    if match is None:
+        problems.append(f"id {s.id!r} must look like vr-<tier>-NN")
+    elif match.group(1) != s.tier:
+        problems.append(f"id {s.id!r} does not match tier {s.tier!r}")
+    if s.buyer not in ctx.cast.buyers:
+        problems.append(f"buyer {s.buyer!r} is not in cast.json")
+    if s.vendor not in ctx.cast.vendors:
+        problems.append(f"vendor {s.vendor!r} is not in cast.json")
+    return problems
+
+
+def check_counts(s: Scenario, ctx: Context) -> list[str]:
+    """The spec's size budget: enough to investigate, small enough to read in a 20-turn episode."""
+    return (
+        _count_problem("requirement count", len(s.requirements), REQUIREMENT_COUNT)
+        + _count_problem("document count", len(s.documents), DOC_COUNT)
+        + _count_problem("total document words", s.total_words, WORD_COUNT)
+        + _count_problem("planted gap count", len(s.planted_gaps), PLANTED_COUNT)
+        + _count_problem("distractor count", len(s.distractors), DISTRACTOR_COUNT)
+    )
+
+
+def check_requirements(s: Scenario, ctx: Context) -> list[str]:
+    """Requirement IDs come from the fixed taxonomy and appear once, so grading compares like with like."""
+    ids = [req.id for req in s.requirements]
+    problems = [f"requirement {rid} appears more than once" for rid in _duplicates(ids)]
+    problems += [f"requirement {rid} is not in the taxonomy" for rid in ids if rid not in ctx.taxonomy_ids]
+    return problems
+
+
+def _matrix(s: Scenario) -> list[Document]:
+    return [doc for doc in s.documents if doc.kind == "requirements_matrix"]
+
+
+def check_documents(s: Scenario, ctx: Context) -> list[str]:
+    """Unique ids, the four standard files present, and authors plausible for each kind."""
+    dup_ids = _duplicates(d.id for d in s.documents)
+    problems = [f"document id {did!r} appears more than once" for did in dup_ids]
+    kinds = {doc.kind for doc in s.documents}
+    problems += [f"missing a document of kind {kind!r}" for kind in REQUIRED_KINDS if kind not in kinds]
+    if len(_matrix(s)) > 1:
+        problems.append("more than one requirements_matrix document")
+    for doc in s.documents:
+        allowed = KIND_AUTHORS.get(doc.kind, frozenset({"vendor"}))
+        if doc.author not in allowed:
+            problems.append(f"document {doc.id!r} of kind {doc.kind!r} cannot be authored by {doc.author!r}")
+    return problems
+
+
+def check_core(s: Scenario, ctx: Context) -> list[str]:
+    """Core documents exist and cover the matrix and every planted gap, so the oracle can reach the truth."""
+    ids = {doc.id for doc in s.documents}
+    problems = [f"core document {cid!r} does not exist" for cid in s.core_documents if cid not in ids]
+    problems += [f"core document {cid!r} listed twice" for cid in _duplicates(s.core_documents)]
+    problems += [f"requirements matrix {m.id!r} must be core" for m in _matrix(s) if m.id not in s.core_documents]
+    for gap in s.planted_gaps:
+        for did in gap.doc_ids:
+            if did in ids and did not in s.core_documents:
+                problems.append(f"planted gap {gap.id}: document {did!r} holds evidence but is not core")
+    return problems
+
+
+def check_matrix_text(s: Scenario, ctx: Context) -> list[str]:
+    """The matrix the agent reads must list exactly the scenario's requirements, each with its priority."""
+    problems: list[str] = []
+    for matrix in _matrix(s):
+        lines = matrix.text.splitlines()
+        for req in s.requirements:
+            if not any(req.id in line and req.priority in line for line in lines):
+                problems.append(f"requirements matrix does not list {req.id} with priority {req.priority}")
+        wanted = {req.id for req in s.requirements}
+        for extra in sorted(set(REQ_ID_PATTERN.findall(matrix.text)) - wanted):
+            problems.append(f"requirements matrix mentions {extra}, which is not a scenario requirement")
+    return problems
+
+
+def _finding_problems(kind: str, finding: Finding, s: Scenario) -> list[str]:
+    """Evidence of one finding: inside the matrix, in the named documents, and substantial enough to match."""
+    label = f"{kind} {finding.id}"
+    problems = [] if s.priority_of(finding.id) else [f"{label} is not a requirement in the matrix"]
+    if not finding.doc_ids or not finding.evidence:
+        return [*problems, f"{label} needs at least one doc_id and one evidence phrase"]
+    docs = [doc for did in finding.doc_ids if (doc := s.document(did)) is not None]
+    problems += [f"{label}: document {did!r} does not exist" for did in finding.doc_ids if s.document(did) is None]
+    texts = {doc.id: normalize(doc.text) for doc in docs}
+    for phrase in finding.evidence:
+        if len(phrase.split()) < MIN_EVIDENCE_WORDS:
+            problems.append(f"{label}: evidence {phrase!r} is shorter than {MIN_EVIDENCE_WORDS} words")
+        if docs and not any(normalize(phrase) in text for text in texts.values()):
+            problems.append(f"{label}: evidence {phrase!r} not found in {', '.join(finding.doc_ids)}")
+    for did, text in texts.items():
+        if not any(normalize(phrase) in text for phrase in finding.evidence):
+            problems.append(f"{label}: document {did!r} is named but contains none of the evidence")
+    return problems
+
+
+def check_findings(s: Scenario, ctx: Context) -> list[str]:
+    """Planted gaps and distractors: disjoint, unique, inside the matrix, evidenced verbatim."""
+    planted = [gap.id for gap in s.planted_gaps]
+    distractors = [d.id for d in s.distractors]
+    problems = [f"planted gap {rid} listed twice" for rid in _duplicates(planted)]
+    problems += [f"distractor {rid} listed twice" for rid in _duplicates(distractors)]
+    both = sorted(set(planted) & set(distractors))
+    problems += [f"{rid} is both a planted gap and a distractor" for rid in both]
+    for gap in s.planted_gaps:
+        problems += _finding_problems("planted gap", gap, s)
+    for distractor in s.distractors:
+        problems += _finding_problems("distractor", distractor, s)
+    return problems
+
+
+def check_commitments(s: Scenario, ctx: Context) -> list[str]:
+    """Commitments remediate planted gaps only, are dated after the review and are written vendor text."""
+    planted = {gap.id for gap in s.planted_gaps}
+    problems = [f"commitment for {rid} listed twice" for rid in _duplicates(c.id for c in s.commitments)]
+    for c in s.commitments:
+        label = f"commitment {c.id}"
+        if c.id not in planted:
+            problems.append(f"{label} is not for a planted gap")
+        if c.due <= s.date:
+            problems.append(f"{label}: due {c.due} is not after the scenario date {s.date}")
+        doc = s.document(c.doc_id)
+        if doc is None:
+            problems.append(f"{label}: document {c.doc_id!r} does not exist")
+            continue
+        if c.doc_id not in s.core_documents:
+            problems.append(f"{label}: document {c.doc_id!r} is not core, but the decision depends on it")
+        if doc.author != "vendor" and doc.kind not in CONTRACT_KINDS:
+            problems.append(f"{label}: {c.doc_id!r} is not vendor-written or a contract, so it binds nobody")
+        if normalize(c.evidence) not in normalize(doc.text):
+            problems.append(f"{label}: evidence {c.evidence!r} not found in {c.doc_id}")
+    return problems
+
+
+def check_decision(s: Scenario, ctx: Context) -> list[str]:
+    """The authored decision must be the one the rule derives from the answer key."""
+    derived = derive_decision(s)
+    if derived == s.decision:
+        return []
+    return [f"decision {s.decision!r} is inconsistent with the decision rule, which gives {derived!r}"]
+
+
+def check_document_leaks(s: Scenario, ctx: Context) -> list[str]:
+    """No REQ IDs in vendor/auditor text and no giveaway phrasing anywhere in the document store."""
+    problems: list[str] = []
+    for doc in s.documents:
+        external = doc.author in ("vendor", "auditor")
+        if external and (m := REQ_ID_PATTERN.search(doc.text)):
+            problems.append(f"document {doc.id!r} ({doc.author}) contains requirement ID {m.group(0)!r}")
+        patterns = _GIVEAWAY + (_VENDOR_GIVEAWAY if external else ())
+        if (m := _first_match(patterns, doc.text)) is not None:
+            problems.append(f"document {doc.id!r} has giveaway phrasing {m.group(0)!r}")
+    return problems
+
+
+def _replies(s: Scenario) -> list[tuple[str, str]]:
+    routes = s.it_channel.routes
+    labelled = [(f"IT route {i} ({', '.join(r.keywords)})", r.reply) for i, r in enumerate(routes)]
+    return [*labelled, ("IT default reply", s.it_channel.default_reply)]
+
+
+def _keyword_problems(index: int, keyword: str) -> list[str]:
+    """A keyword that can never match (upper case) or matches almost anything (too short) breaks routing."""
+    problems: list[str] = []
+    if keyword != keyword.lower():
+        problems.append(f"IT route {index}: keyword {keyword!r} must be lower-case (questions are lower-cased)")
+    if len(keyword.strip()) < MIN_KEYWORD_CHARS:
+        problems.append(f"IT route {index}: keyword {keyword!r} is too short for prefix routing")
+    return problems
+
+
+def check_it_channel(s: Scenario, ctx: Context) -> list[str]:
+    """Colleague replies carry no verdicts or locators, and routes can actually be hit."""
+    problems: list[str] = []
+    for index, route in enumerate(s.it_channel.routes):
+        if not route.keywords:
+            problems.append(f"IT route {index} has no keywords")
+        for keyword in route.keywords:
+            problems += _keyword_problems(index, keyword)
+    for label, reply in _replies(s):
+        if (m := _first_match(_VERDICT_LEAK, reply)) is not None:
+            problems.append(f"{label} leaks a verdict or locator: {m.group(0)!r}")
+    return problems
+
+
+def check_evidence_not_leaked(s: Scenario, ctx: Context) -> list[str]:
+    """Evidence must be found by reading the file, not handed over by a colleague or the request."""
+    problems: list[str] = []
+    sources = [*_replies(s), ("the request", s.request)]
+    for kind, findings in (("planted gap", s.planted_gaps), ("distractor", s.distractors)):
+        for finding in findings:
+            for phrase in finding.evidence:
+                for label, text in sources:
+                    if normalize(phrase) in normalize(text):
+                        problems.append(f"{kind} {finding.id}: evidence {phrase!r} appears in {label}")
+    return problems
+
+
+CHECKS: Final[tuple[Check, ...]] = (
+    check_identity,
+    check_counts,
+    check_requirements,
+    check_documents,
+    check_core,
+    check_matrix_text,
+    check_findings,
+    check_commitments,
+    check_decision,
+    check_document_leaks,
+    check_it_channel,
+    check_evidence_not_leaked,
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Entry points
+
+
+def _taxonomy_ids(taxonomy: Iterable[TaxonomyItem | str]) -> frozenset[str]:
+    return frozenset(item if isinstance(item, str) else item.id for item in taxonomy)
+
+
+def validate_scenario(
+    data: Mapping[str, object],
+    taxonomy: Iterable[TaxonomyItem | str],
+    cast: CastIds | None = None,
+) -> list[str]:
+    """All problems of one scenario (parsed JSON), each prefixed with its id; empty means it is valid.
+
+    Shape problems stop the run early: the content checks need a well-formed scenario to mean anything.
+    """
+    raw_id = data.get("id")
+    prefix = f"{raw_id if isinstance(raw_id, str) and raw_id else '<no id>'}: "
+    shape = shape_problems(dict(data))
+    if shape:
+        return [prefix + problem for problem in shape]
+    try:
+        scenario = scenario_from_dict(data)
+    except ScenarioFormatError as error:
+        return [prefix + str(error)]
+    ctx = Context(_taxonomy_ids(taxonomy), cast if cast is not None else load_cast_ids())
+    return [prefix + problem for check in CHECKS for problem in check(scenario, ctx)]
+
+
+def _file_problems(path: Path | Traversable, taxonomy: Sequence[TaxonomyItem], cast: CastIds) -> list[str]:
+    """Validate one file; a file that is not a JSON object is itself one problem."""
+    name = path.name
+    try:
+        data = read_json(path)
+    except (OSError, ValueError) as error:
+        return [f"{name}: cannot read JSON: {error}"]
+    if not isinstance(data, dict):
+        return [f"{name}: a scenario file must hold a JSON object"]
+    problems = validate_scenario(data, taxonomy, cast)
+    stem = name.removesuffix(".json")
+    if data.get("id") != stem:
+        problems.append(f"{data.get('id', '<no id>')}: file name {name!r} does not match the id")
+    return problems
+
+
+def validate_all(paths: Iterable[str | Path | Traversable] | None = None) -> list[str]:
+    """Validate the given scenario files (default: every shipped scenario, and then the set-level constraints
+    of ``set_checks`` too), plus cross-file id uniqueness."""
+    files: list[Path | Traversable] = (
+        list(scenario_files()) if paths is None else [p if isinstance(p, Traversable) else Path(p) for p in paths]
+    )
+    taxonomy, cast = load_taxonomy(), load_cast_ids()
+    problems = [problem for path in files for problem in _file_problems(path, taxonomy, cast)]
+    stems = [path.name.removesuffix(".json") for path in files]
+    problems += [f"{sid}: more than one file has this id" for sid in _duplicates(stems)]
+    if paths is None and not problems:
+        problems += set_problems([load_scenario(path) for path in files], taxonomy, cast)
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """CLI: print every problem on its own line; exit 1 if there are any, 0 otherwise."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    problems = validate_all(args or None)
+    for problem in problems:
+        print(problem)
+    count = len(args) if args else len(scenario_files())
+    if problems:
+        print(f"{len(problems)} problem(s) in {count} scenario file(s)", file=sys.stderr)
+        return 1
+    print(f"OK: {count} scenario file(s) valid")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""The interface the evaluation runner drives: a policy that answers a chat transcript with an assistant message.
+
+Every policy is evaluated the same way, through :class:`~officegym.wrappers.ChatWrapper`, so every result
+file has the same transcript and every episode can be shown and replayed. LLM policies answer from the
+messages; the scripted policies (oracle, random, solver, ...) act on observations and are adapted here by
+turning each action into an assistant message with one tool call.
+
+A policy signals trouble by raising: :class:`InfrastructureError` when the serving side failed (the episode is
+not the model's fault, so it is recorded as ``has_error`` and run again, never scored) and
+:class:`ContextLengthExceeded` when the conversation no longer fits the model (the episode ends and is scored
+as it stands, as any agent that runs out of room would be).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..envs.core.actions import FINISH
+from .base import Policy
+
+USAGE_KEYS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens")
+
+
+class InfrastructureError(Exception):
+    """The model could not be reached or answered garbage after retries. ``fatal`` errors (a bad key, an
+    unknown model) would fail every episode, so the runner stops instead of burning through the tasks."""
+
+    def __init__(self, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+class ContextLengthExceeded(Exception):
+    """The transcript no longer fits the model's context window."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One assistant turn: the message, its token usage, and what it took to get it."""
+
+    message: dict[str, Any]
+    usage: dict[str, int] = field(default_factory=dict)
+    requests: int = 0
+    retries: int = 0
+    latency_s: float = 0.0
+    finish_reason: str | None = None
+
+
+class ChatPolicy(Protocol):
+    """Answers a transcript. ``reset`` gets the opening observation and the chat wrapper's reset info."""
+
+    name: str
+    model: str | None
+
+    def reset(self, observation: str, info: dict[str, Any]) -> None: ...
+
+    def respond(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply: ...
+
+    def describe(self) -> dict[str, Any]:
+        """``policy``, ``model``, ``sampling`` (what shapes the answers) and ``endpoint`` (where they come
+        from): recorded with every episode, so never a secret."""
+        ...
+
+
+class ScriptedChatPolicy:
+    """A scripted :class:`~officegym.policies.base.Policy` in chat form: each action becomes an assistant
+    message with one tool call (its id is left to the wrapper), ``finish`` a message without one."""
+
+    model: str | None = None
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.name = policy.name
+
+    def reset(self, observation: str, info: dict[str, Any]) -> None:
+        self.policy.reset(observation, info)
+
+    def respond(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
+        action = self.policy.act(str(messages[-1].get("content") or ""))
+        if action.get("name") == FINISH:
+            return Reply({"role": "assistant", "content": "Done."})
+        arguments = json.dumps(action.get("arguments", {}), ensure_ascii=False)
+        call = {"type": "function", "function": {"name": action.get("name"), "arguments": arguments}}
+        return Reply({"role": "assistant", "content": None, "tool_calls": [call]})
+
+    def describe(self) -> dict[str, Any]:
+        return {"policy": self.name, "model": None, "sampling": {}, "endpoint": {}}
+
+
+def add_usage(total: dict[str, int], usage: dict[str, int]) -> None:
+    """Sum token counts key by key."""
+    for key, value in usage.items():
+        total[key] = total.get(key, 0) + int(value)
