@@ -12,7 +12,7 @@ FULL := $(VENV)/.installed-full
 # benchmarks are checked against the package's real types instead of an unresolved import.
 MYPY_ROOT := $(VENV)/typecheck
 
-.PHONY: demo test lint typecheck bench soak clean
+.PHONY: demo test lint format typecheck bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "officegym needs Python 3.11+"'
@@ -32,11 +32,15 @@ demo: $(BASE)
 
 test: $(FULL)
 	$(BIN)/python -m pytest -n 2
-	$(BIN)/ruff check .
-	$(MAKE) --no-print-directory typecheck
+	$(MAKE) --no-print-directory lint typecheck
 
 lint: $(FULL)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(FULL)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 typecheck: $(FULL)
 	mkdir -p $(MYPY_ROOT) && ln -sfn "$(CURDIR)" $(MYPY_ROOT)/officegym

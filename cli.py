@@ -45,8 +45,9 @@ def _tier_order(env_ids: Sequence[str]) -> list[str]:
     return list(order)
 
 
-def evaluate(env_id: str, policy_name: str, task_ids: Sequence[str] | None = None, seed: int = 0,
-             **env_kwargs: Any) -> list[EpisodeResult]:
+def evaluate(
+    env_id: str, policy_name: str, task_ids: Sequence[str] | None = None, seed: int = 0, **env_kwargs: Any
+) -> list[EpisodeResult]:
     """Play ``policy_name`` once on each task (all tasks of the env if none are named)."""
     env = gym.make(env_id, **env_kwargs)
     results = []
@@ -90,8 +91,7 @@ def demo(console: Console, render: bool = True) -> int:
     return 0
 
 
-def run(console: Console, env_id: str, policy: str, task_ids: list[str] | None, seed: int,
-        render: bool) -> int:
+def run(console: Console, env_id: str, policy: str, task_ids: list[str] | None, seed: int, render: bool) -> int:
     env = gym.make(env_id, render_mode="human" if render else None)
     results = []
     for index, task_id in enumerate(task_ids or _task_ids(env)):
@@ -102,8 +102,9 @@ def run(console: Console, env_id: str, policy: str, task_ids: list[str] | None, 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="officegym", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="officegym", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     demo_p = sub.add_parser("demo", help="render one episode, then score scripted policies on every task")
     demo_p.add_argument("--no-render", action="store_true", help="only print the score table")
@@ -119,12 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("eval", help="evaluate a policy (an LLM or a scripted one) into a resumable JSONL file",
-                       description="Runs every selected task R times, C episodes at a time, and appends one JSON "
-                       "line per episode to the results file; run the same command again to resume.")
+    p = sub.add_parser(
+        "eval",
+        help="evaluate a policy (an LLM or a scripted one) into a resumable JSONL file",
+        description="Runs every selected task R times, C episodes at a time, and appends one JSON "
+        "line per episode to the results file; run the same command again to resume.",
+    )
     p.add_argument("env_id", choices=sorted(ENV_IDS))
-    p.add_argument("--policy", choices=[*sorted(policy_names()), "openai"], default="openai",
-                   help="openai (default: an LLM behind an OpenAI-compatible endpoint) or a scripted policy")
+    p.add_argument(
+        "--policy",
+        choices=[*sorted(policy_names()), "openai"],
+        default="openai",
+        help="openai (default: an LLM behind an OpenAI-compatible endpoint) or a scripted policy",
+    )
     _model_options(p.add_argument_group("model (--policy openai)"))
     _episode_options(p.add_argument_group("episodes"))
     out = p.add_argument_group("output")
@@ -136,10 +144,18 @@ def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _model_options(llm: argparse._ArgumentGroup) -> None:
     llm.add_argument("-m", "--model", help="the model name the endpoint serves")
     llm.add_argument("-b", "--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
-    llm.add_argument("-k", "--api-key-var", default="OPENAI_API_KEY",
-                     help="environment variable holding the API key (the key is never written anywhere)")
-    llm.add_argument("--api", choices=["auto", "chat", "responses"], default="auto",
-                     help="chat completions, the Responses API, or auto (switch when chat refuses tools)")
+    llm.add_argument(
+        "-k",
+        "--api-key-var",
+        default="OPENAI_API_KEY",
+        help="environment variable holding the API key (the key is never written anywhere)",
+    )
+    llm.add_argument(
+        "--api",
+        choices=["auto", "chat", "responses"],
+        default="auto",
+        help="chat completions, the Responses API, or auto (switch when chat refuses tools)",
+    )
     llm.add_argument("-T", "--temperature", type=float)
     llm.add_argument("-t", "--max-tokens", type=int, help="maximum tokens per model reply")
     llm.add_argument("--reasoning-effort", help="for reasoning models: low, medium, high, ...")
@@ -147,8 +163,11 @@ def _model_options(llm: argparse._ArgumentGroup) -> None:
     llm.add_argument("--max-retries", type=int, default=6, help="retries per request on 429/5xx/timeouts")
     llm.add_argument("--backoff", type=float, default=1.0, help="first retry delay in seconds, doubled each time")
     llm.add_argument("--max-backoff", type=float, default=60.0, help="longest retry delay in seconds")
-    llm.add_argument("--keep-reasoning", action="store_true",
-                     help="send reasoning_content back to the server (thinking models that call tools)")
+    llm.add_argument(
+        "--keep-reasoning",
+        action="store_true",
+        help="send reasoning_content back to the server (thinking models that call tools)",
+    )
     llm.add_argument("--extra-body", help="JSON object merged into each request, e.g. vLLM sampling options")
 
 
@@ -162,11 +181,19 @@ def _episode_options(run: argparse._ArgumentGroup) -> None:
     run.add_argument("--env-kwargs", help="JSON object of further env arguments, e.g. '{\"company_seed\": 7}'")
     run.add_argument("--offer-finish", action="store_true", help="offer the model a finish tool")
     run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--backend", choices=["local", "ray"], default="local",
-                     help="local threads, or Ray tasks that each play whole episodes (the ray extra)")
+    run.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local threads, or Ray tasks that each play whole episodes (the ray extra)",
+    )
     run.add_argument("--address", help="with --backend ray: a Ray cluster address (default: start Ray locally)")
-    run.add_argument("--episode-retries", type=int, default=2,
-                     help="re-runs of an episode after an infrastructure error before it is recorded as one")
+    run.add_argument(
+        "--episode-retries",
+        type=int,
+        default=2,
+        help="re-runs of an episode after an infrastructure error before it is recorded as one",
+    )
     run.add_argument("--pass-threshold", type=float, default=1.0, help="reward that counts as a pass")
 
 
@@ -208,8 +235,12 @@ def evaluation_verb(args: argparse.Namespace, console: Console) -> int:
         errors.print(f"Error: {error}", markup=False, highlight=False)
         return 2
     except InfrastructureError as error:  # fatal: a bad key or an unknown model would fail every episode
-        errors.print(f"Error: the model endpoint refused the run ({error}). Finished episodes are kept: fix the "
-                     "cause and run the same command again", markup=False, highlight=False)
+        errors.print(
+            f"Error: the model endpoint refused the run ({error}). Finished episodes are kept: fix the "
+            "cause and run the same command again",
+            markup=False,
+            highlight=False,
+        )
         return 2
     except KeyboardInterrupt:
         errors.print("interrupted: run the same command again to resume", markup=False)

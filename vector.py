@@ -18,12 +18,18 @@ import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 
-def make_vec(env_id: str, num_envs: int = 1, vectorization_mode: str = "sync",
-             vector_kwargs: dict[str, Any] | None = None, **env_kwargs: Any) -> VectorEnv[Any, Any, Any]:
+def make_vec(
+    env_id: str,
+    num_envs: int = 1,
+    vectorization_mode: str = "sync",
+    vector_kwargs: dict[str, Any] | None = None,
+    **env_kwargs: Any,
+) -> VectorEnv[Any, Any, Any]:
     """``gym.make_vec`` with officegym's defaults (see the module docstring)."""
     options: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
     if vectorization_mode == "async":
         options["shared_memory"] = False
     options.update(vector_kwargs or {})
-    return gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=vectorization_mode, vector_kwargs=options,
-                        **env_kwargs)
+    return gym.make_vec(
+        env_id, num_envs=num_envs, vectorization_mode=vectorization_mode, vector_kwargs=options, **env_kwargs
+    )

@@ -43,8 +43,23 @@ def run(concurrency: int = 4) -> dict[str, Any]:
     book = fake.oracle_book(ENV_ID, tasks)
     with tempfile.TemporaryDirectory() as out, fake.FakeOpenAIServer(book, lifetime=600) as server:
         start = time.perf_counter()
-        code = officegym(["eval", ENV_ID, "-m", "oracle-as-a-model", "-b", server.base_url, "-k",
-                          "OFFICEGYM_BENCH_KEY", "-c", str(concurrency), "-o", out, "-q"])
+        code = officegym(
+            [
+                "eval",
+                ENV_ID,
+                "-m",
+                "oracle-as-a-model",
+                "-b",
+                server.base_url,
+                "-k",
+                "OFFICEGYM_BENCH_KEY",
+                "-c",
+                str(concurrency),
+                "-o",
+                out,
+                "-q",
+            ]
+        )
         eval_s = time.perf_counter() - start
         (results,) = Path(out).glob("*.jsonl")
         records = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
@@ -52,10 +67,17 @@ def run(concurrency: int = 4) -> dict[str, Any]:
         replay_code = officegym(["replay", str(results)])
         replay_s = time.perf_counter() - start
     calls = sum(r["requests"] for r in records)
-    return {"tasks": len(records), "mean_reward": sum(r["reward"] for r in records) / len(records),
-            "model_calls": calls, "concurrency": concurrency, "eval_s": round(eval_s, 2),
-            "calls_per_s": round(calls / eval_s), "ms_per_call": round(1000 * eval_s / calls, 2),
-            "replay_s": round(replay_s, 2), "exit_codes": [code, replay_code]}
+    return {
+        "tasks": len(records),
+        "mean_reward": sum(r["reward"] for r in records) / len(records),
+        "model_calls": calls,
+        "concurrency": concurrency,
+        "eval_s": round(eval_s, 2),
+        "calls_per_s": round(calls / eval_s),
+        "ms_per_call": round(1000 * eval_s / calls, 2),
+        "replay_s": round(replay_s, 2),
+        "exit_codes": [code, replay_code],
+    }
 
 
 if __name__ == "__main__":

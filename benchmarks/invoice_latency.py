@@ -45,20 +45,27 @@ def _fill_ids(env: InvoiceApprovalEnv) -> None:
     invoice = json.loads(env.step({"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}})[0])
     READ_CALLS["get_supplier"]["supplier_id"] = invoice["supplier_id"]
     conn = _conn(env)
-    READ_CALLS["get_purchase_order"]["po_number"] = conn.execute("SELECT po_number FROM purchase_orders "
-                                                                 "LIMIT 1").fetchone()[0]
+    READ_CALLS["get_purchase_order"]["po_number"] = conn.execute(
+        "SELECT po_number FROM purchase_orders LIMIT 1"
+    ).fetchone()[0]
 
 
 FLOOR_QUERIES = {
     # the physical floor of each kind of read, on the episode's own DB: the query alone plus json.dumps
     "point": ("SELECT * FROM invoices WHERE invoice_id = ?", ("ER-2026-00100",)),
     "rows_14": ("SELECT * FROM approvers ORDER BY name, approver_id", ()),
-    "rows_50": ("SELECT invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
-                "gross_cents, status, reason_code, assigned_to FROM invoices WHERE status = ? "
-                "ORDER BY received_date, invoice_id LIMIT 50", ("received",)),
-    "like_scan": ("SELECT supplier_id, name, city, country, vat_id, is_blocked FROM suppliers "
-                  "WHERE lower(name) LIKE ?1 OR lower(city) LIKE ?1 OR lower(supplier_id) LIKE ?1 "
-                  "OR lower(vat_id) LIKE ?1 ORDER BY supplier_id LIMIT 20", ("%gmbh%",)),
+    "rows_50": (
+        "SELECT invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
+        "gross_cents, status, reason_code, assigned_to FROM invoices WHERE status = ? "
+        "ORDER BY received_date, invoice_id LIMIT 50",
+        ("received",),
+    ),
+    "like_scan": (
+        "SELECT supplier_id, name, city, country, vat_id, is_blocked FROM suppliers "
+        "WHERE lower(name) LIKE ?1 OR lower(city) LIKE ?1 OR lower(supplier_id) LIKE ?1 "
+        "OR lower(vat_id) LIKE ?1 ORDER BY supplier_id LIMIT 20",
+        ("%gmbh%",),
+    ),
 }
 FLOOR_OF_TOOL = {"list_approvers": "rows_14", "list_invoices": "rows_50", "search_suppliers": "like_scan"}
 
@@ -72,6 +79,7 @@ def floors_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, floa
             cursor = conn.execute(sql, params)
             names = [c[0] for c in cursor.description]
             return json.dumps([dict(zip(names, row, strict=True)) for row in cursor])
+
         return run
 
     return {name: summary(sample_us(bare(sql, params), repeats)) for name, (sql, params) in FLOOR_QUERIES.items()}
@@ -82,12 +90,18 @@ def write_step_us(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, 
     received = [f"ER-2026-{n:05d}" for n in range(19, 201)]
     actions: dict[str, Callable[[str], dict[str, Any]]] = {
         "approve_invoice": lambda iid: {"name": "approve_invoice", "arguments": {"invoice_id": iid}},
-        "reject_invoice": lambda iid: {"name": "reject_invoice",
-                                       "arguments": {"invoice_id": iid, "reason_code": "VAT_ERROR"}},
-        "hold_invoice": lambda iid: {"name": "hold_invoice",
-                                     "arguments": {"invoice_id": iid, "reason_code": "PO_EXCEEDED"}},
-        "escalate_invoice": lambda iid: {"name": "escalate_invoice",
-                                         "arguments": {"invoice_id": iid, "approver_id": "AP-212"}},
+        "reject_invoice": lambda iid: {
+            "name": "reject_invoice",
+            "arguments": {"invoice_id": iid, "reason_code": "VAT_ERROR"},
+        },
+        "hold_invoice": lambda iid: {
+            "name": "hold_invoice",
+            "arguments": {"invoice_id": iid, "reason_code": "PO_EXCEEDED"},
+        },
+        "escalate_invoice": lambda iid: {
+            "name": "escalate_invoice",
+            "arguments": {"invoice_id": iid, "approver_id": "AP-212"},
+        },
     }
     out: dict[str, dict[str, float]] = {}
     for name, make in actions.items():
@@ -155,8 +169,11 @@ def grading_us(repeats: int) -> dict[str, Any]:
         env.step(action)
     ctx = env.episode
     assert ctx is not None
-    return {"task": longest.id, "scope": len(longest.scope),
-            **summary(sample_us(lambda: env._grade_episode(ctx), repeats))}
+    return {
+        "task": longest.id,
+        "scope": len(longest.scope),
+        **summary(sample_us(lambda: env._grade_episode(ctx), repeats)),
+    }
 
 
 def _stepper(env: InvoiceApprovalEnv, name: str, arguments: dict[str, Any]) -> Callable[[], object]:
@@ -179,8 +196,9 @@ def run(quick: bool = False) -> dict[str, Any]:
         "write_tools": write_step_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
         "read_after_write": read_after_write_us(InvoiceApprovalEnv(max_turns=10_000), repeats // 10),
         "floors_sqlite_json": floors,
-        "read_tool_over_floor_p50": {n: round(r["p50_us"] / floors[FLOOR_OF_TOOL.get(n, "point")]["p50_us"], 2)
-                                     for n, r in reads.items()},
+        "read_tool_over_floor_p50": {
+            n: round(r["p50_us"] / floors[FLOOR_OF_TOOL.get(n, "point")]["p50_us"], 2) for n, r in reads.items()
+        },
         "gold_replay_60_tasks": gold_replay_s(),
         "grading_longest_task": grading_us(repeats // 10),
     }

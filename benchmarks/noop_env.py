@@ -12,8 +12,15 @@ import gymnasium as gym
 
 from officegym.spaces import AnyText, ToolCall
 
-SCHEMA = [{"type": "function", "function": {"name": "noop", "parameters": {
-    "type": "object", "properties": {}, "required": [], "additionalProperties": False}}}]
+SCHEMA = [
+    {
+        "type": "function",
+        "function": {
+            "name": "noop",
+            "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+        },
+    }
+]
 
 
 class NoopTextEnv(gym.Env[str, dict[str, Any]]):

@@ -12,25 +12,34 @@ from typing import Any
 
 from officegym.evaluation.ray_backend import EpisodeSpec, RayEpisodePool, init_ray, run_local
 
-TASKS = {"officegym/InvoiceApproval-v0": [f"{tier}-{n}" for tier, count in
-                                          (("single", 20), ("batch", 20), ("long", 10), ("hard", 10))
-                                          for n in range(1, count + 1)]}
+TASKS = {
+    "officegym/InvoiceApproval-v0": [
+        f"{tier}-{n}"
+        for tier, count in (("single", 20), ("batch", 20), ("long", 10), ("hard", 10))
+        for n in range(1, count + 1)
+    ]
+}
 
 
 def workload(rounds: int) -> list[EpisodeSpec]:
     from officegym.envs.vendor_review.tasks import scenarios
 
     tasks = {**TASKS, "officegym/VendorReview-v0": sorted(scenarios())}
-    return [EpisodeSpec(env_id, task, seed, "oracle") for seed in range(rounds)
-            for env_id, ids in tasks.items() for task in ids]
+    return [
+        EpisodeSpec(env_id, task, seed, "oracle")
+        for seed in range(rounds)
+        for env_id, ids in tasks.items()
+        for task in ids
+    ]
 
 
 def run(rounds: int = 8, workers: tuple[int, ...] = (1, 2, 4)) -> dict[str, Any]:
     specs = workload(rounds)
     start = time.perf_counter()
     local = run_local(specs)
-    rows: list[dict[str, Any]] = [{"backend": "local", "workers": 1,
-                                   "episodes_per_s": round(len(specs) / (time.perf_counter() - start), 1)}]
+    rows: list[dict[str, Any]] = [
+        {"backend": "local", "workers": 1, "episodes_per_s": round(len(specs) / (time.perf_counter() - start), 1)}
+    ]
     init_ray(num_cpus=max(workers))
     for n in workers:
         with RayEpisodePool(n) as pool:

@@ -31,8 +31,14 @@ RESULTS = Path(__file__).parent / "results"
 
 
 def machine() -> dict[str, Any]:
-    return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
-            "gymnasium": gymnasium.__version__, "numpy": numpy.__version__, "sqlite": sqlite3.sqlite_version}
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "gymnasium": gymnasium.__version__,
+        "numpy": numpy.__version__,
+        "sqlite": sqlite3.sqlite_version,
+    }
 
 
 def latency_table(result: dict[str, Any]) -> Table:
@@ -43,21 +49,34 @@ def latency_table(result: dict[str, Any]) -> Table:
     fresh = result["reset_new_connection"]
     out.add_row("reset with a new connection (not used)", str(fresh["p50_us"]), str(fresh["p95_us"]), "")
     for name, stats in result["read_tools"].items():
-        out.add_row(f"step {name}", str(stats["p50_us"]), str(stats["p95_us"]),
-                    f"{result['read_tool_over_floor_p50'][name]:.1f}")
+        out.add_row(
+            f"step {name}",
+            str(stats["p50_us"]),
+            str(stats["p95_us"]),
+            f"{result['read_tool_over_floor_p50'][name]:.1f}",
+        )
     after = result["read_after_write"]
-    out.add_row("step get_invoice, first read after a write", str(after["p50_us"]), str(after["p95_us"]),
-                f"{after['p50_us'] / result['floors_sqlite_json']['point']['p50_us']:.1f}")
+    out.add_row(
+        "step get_invoice, first read after a write",
+        str(after["p50_us"]),
+        str(after["p95_us"]),
+        f"{after['p50_us'] / result['floors_sqlite_json']['point']['p50_us']:.1f}",
+    )
     for name, stats in result["write_tools"].items():
         out.add_row(f"step {name}", str(stats["p50_us"]), str(stats["p95_us"]), "")
     for name, stats in result["floors_sqlite_json"].items():
         out.add_row(f"floor {name}: bare query + json.dumps", str(stats["p50_us"]), str(stats["p95_us"]), "1.0")
     grading = result["grading_longest_task"]
-    out.add_row(f"grade {grading['task']} ({grading['scope']} invoices)", str(grading["p50_us"]),
-                str(grading["p95_us"]), "")
+    out.add_row(
+        f"grade {grading['task']} ({grading['scope']} invoices)", str(grading["p50_us"]), str(grading["p95_us"]), ""
+    )
     replay = result["gold_replay_60_tasks"]
-    out.add_row(f"gold replay + grading, 60 tasks, {replay['steps']} steps (s)", f"cold {replay['cold_s']}",
-                f"warm {replay['warm_s']}", "")
+    out.add_row(
+        f"gold replay + grading, 60 tasks, {replay['steps']} steps (s)",
+        f"cold {replay['cold_s']}",
+        f"warm {replay['warm_s']}",
+        "",
+    )
     return out
 
 
@@ -67,8 +86,11 @@ def vector_table(rows: list[dict[str, Any]]) -> Table:
         out.add_column(column, justify="left" if column in ("env", "mode") else "right")
     for env in sorted({r["env"] for r in rows}):
         for mode in ("sync", "async"):
-            cells = {r["num_envs"]: f"{r['steps_per_s']:,} ({r['cost_vs_noop']}x)" for r in rows
-                     if r["env"] == env and r["mode"] == mode}
+            cells = {
+                r["num_envs"]: f"{r['steps_per_s']:,} ({r['cost_vs_noop']}x)"
+                for r in rows
+                if r["env"] == env and r["mode"] == mode
+            }
             out.add_row(env, mode, *(cells.get(n, "-") for n in (1, 2, 4, 8)))
     return out
 
@@ -91,9 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run; writes nothing)")
     args = parser.parse_args(argv)
     console = Console()
-    result: dict[str, Any] = {"machine": machine(), "invoice_latency": invoice_latency.run(quick=args.quick),
-                              "throughput": throughput.run(quick=args.quick),
-                              "worker_step": worker_step.run(quick=args.quick), "ray": ray_rows(args.quick)}
+    result: dict[str, Any] = {
+        "machine": machine(),
+        "invoice_latency": invoice_latency.run(quick=args.quick),
+        "throughput": throughput.run(quick=args.quick),
+        "worker_step": worker_step.run(quick=args.quick),
+        "ray": ray_rows(args.quick),
+    }
     if not args.quick:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "bench.json").write_text(json.dumps(result, indent=2) + "\n")

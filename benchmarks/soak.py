@@ -35,8 +35,11 @@ class InvariantProbe(gym.Wrapper[Any, Any, Any, Any]):
         problems: list[str] = []
         if not inner.action_space.contains(action) and not observation.startswith("Error: "):
             problems.append(f"invalid call answered without Error: {str(action)[:80]}")
-        if hasattr(inner, "bundle") and inner.episode is not None and (
-                terminated or truncated or inner.stats.turns % CHECK_EVERY == 0):
+        if (
+            hasattr(inner, "bundle")
+            and inner.episode is not None
+            and (terminated or truncated or inner.stats.turns % CHECK_EVERY == 0)
+        ):
             problems += check_invariants(inner.episode, inner.bundle.template)
         info["soak_problems"] = len(problems)
         info["soak_first_problem"] = problems[0] if problems else ""
@@ -61,8 +64,13 @@ def random_action(rng: np.random.Generator, tools: list[dict[str, Any]], ids: li
         return {"name": "finish", "arguments": {}}
     if roll < 0.27:
         kind = int(rng.integers(5))
-        return [{"name": "nope", "arguments": {}}, "{broken json", {"name": "read_doc"},
-                {"name": tools[0]["name"], "arguments": {"zzz": 1}}, 12345][kind]
+        return [
+            {"name": "nope", "arguments": {}},
+            "{broken json",
+            {"name": "read_doc"},
+            {"name": tools[0]["name"], "arguments": {"zzz": 1}},
+            12345,
+        ][kind]
     tool = tools[int(rng.integers(len(tools)))]
     arguments: dict[str, Any] = {}
     for name, schema in tool["parameters"]["properties"].items():
@@ -79,14 +87,30 @@ def random_action(rng: np.random.Generator, tools: list[dict[str, Any]], ids: li
 
 ID_POOL = {
     "officegym/InvoiceApproval-v0": [f"ER-2026-{n:05d}" for n in range(1, 201)] + ["AP-145", "AP-212", "K-70010"],
-    "officegym/VendorReview-v0": ["requirements-matrix", "questionnaire", "soc2-report", "it-thread", "order-form",
-                                  "REQ-SSO", "REQ-SCIM", "REQ-OFFLINE", "offline", "breach notice hours", "go"],
+    "officegym/VendorReview-v0": [
+        "requirements-matrix",
+        "questionnaire",
+        "soc2-report",
+        "it-thread",
+        "order-form",
+        "REQ-SSO",
+        "REQ-SCIM",
+        "REQ-OFFLINE",
+        "offline",
+        "breach notice hours",
+        "go",
+    ],
 }
 
 
 def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any]:
-    envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync",
-                        wrappers=[InvariantProbe], vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+    envs = gym.make_vec(
+        env_id,
+        num_envs=num_envs,
+        vectorization_mode="sync",
+        wrappers=[InvariantProbe],
+        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
+    )
     rng = np.random.default_rng(seed)
     _, info = envs.reset(seed=seed)
     tools = [t["function"] for t in info["tools"][0]] + [{"name": "finish", "parameters": {"properties": {}}}]
@@ -108,9 +132,17 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
             rss.append(current_rss_mb())
     envs.close()
     seconds = time.perf_counter() - start
-    return {"env": env_id, "steps": steps, "episodes": episodes, "crashes": crashes, "problems": problems,
-            "seconds": round(seconds, 1), "steps_per_s": round(steps / seconds), "rss_mb_samples": rss,
-            "problem_examples": sorted(examples)[:10]}
+    return {
+        "env": env_id,
+        "steps": steps,
+        "episodes": episodes,
+        "crashes": crashes,
+        "problems": problems,
+        "seconds": round(seconds, 1),
+        "steps_per_s": round(steps / seconds),
+        "rss_mb_samples": rss,
+        "problem_examples": sorted(examples)[:10],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,8 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--num-envs", type=int, default=8)
     args = parser.parse_args(argv)
     results = [soak_env(env_id, args.steps // 2, args.num_envs, seed) for seed, env_id in enumerate(ID_POOL)]
-    summary = {"total_steps": sum(r["steps"] for r in results), "crashes": sum(r["crashes"] for r in results),
-               "problems": sum(r["problems"] for r in results), "runs": results}
+    summary = {
+        "total_steps": sum(r["steps"] for r in results),
+        "crashes": sum(r["crashes"] for r in results),
+        "problems": sum(r["problems"] for r in results),
+        "runs": results,
+    }
     print(json.dumps(summary, indent=2))
     if args.steps >= 1_000_000:
         RESULTS.mkdir(exist_ok=True)

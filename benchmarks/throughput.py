@@ -31,9 +31,11 @@ READ_ACTION = {
     "officegym-bench/Noop-v0": {"name": "noop", "arguments": {}},
 }
 TASK = {"officegym/InvoiceApproval-v0": "batch-1", "officegym/VendorReview-v0": "vr-easy-01"}
-ENV_KWARGS: dict[str, dict[str, Any]] = {"officegym/InvoiceApproval-v0": {"max_turns": 10**9},
-                                         "officegym/VendorReview-v0": {"max_turns": 10**9},
-                                         "officegym-bench/Noop-v0": {}}
+ENV_KWARGS: dict[str, dict[str, Any]] = {
+    "officegym/InvoiceApproval-v0": {"max_turns": 10**9},
+    "officegym/VendorReview-v0": {"max_turns": 10**9},
+    "officegym-bench/Noop-v0": {},
+}
 
 
 NOOP = "officegym-bench/Noop-v0"
@@ -79,11 +81,18 @@ def vector_rows(mode: str, num_envs: int, seconds: float, rounds: int) -> list[d
             ratios[env_id].append(rate[NOOP] / rate[env_id])
     for vector_env in envs.values():
         vector_env.close()
-    return [{"env": env_id.split("/")[1], "mode": mode, "num_envs": num_envs,
-             "steps_per_s": round(statistics.median(rates[env_id])),
-             "noop_steps_per_s": round(statistics.median(rates[NOOP])),
-             "cost_vs_noop": round(statistics.median(ratios[env_id]), 2),
-             "cost_range": [round(min(ratios[env_id]), 2), round(max(ratios[env_id]), 2)]} for env_id in TASK]
+    return [
+        {
+            "env": env_id.split("/")[1],
+            "mode": mode,
+            "num_envs": num_envs,
+            "steps_per_s": round(statistics.median(rates[env_id])),
+            "noop_steps_per_s": round(statistics.median(rates[NOOP])),
+            "cost_vs_noop": round(statistics.median(ratios[env_id]), 2),
+            "cost_range": [round(min(ratios[env_id]), 2), round(max(ratios[env_id]), 2)],
+        }
+        for env_id in TASK
+    ]
 
 
 def vector_table(seconds: float, rounds: int) -> list[dict[str, Any]]:
@@ -111,8 +120,10 @@ def rss_mb() -> float:
 
 def memory_per_env(env_id: str, count: int = 64) -> dict[str, float]:
     """Measured in a fresh process, so that memory freed by earlier benchmarks cannot hide the growth."""
-    code = ("import json; from benchmarks.throughput import memory_in_this_process as m; "
-            f"print(json.dumps(m({env_id!r}, {count})))")
+    code = (
+        "import json; from benchmarks.throughput import memory_in_this_process as m; "
+        f"print(json.dumps(m({env_id!r}, {count})))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     return result

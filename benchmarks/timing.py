@@ -22,6 +22,9 @@ def sample_us(fn: Callable[[], Any], repeats: int, warmup: int = 20) -> np.ndarr
 
 
 def summary(samples_us: np.ndarray) -> dict[str, float]:
-    return {"p50_us": round(float(np.percentile(samples_us, 50)), 1),
-            "p95_us": round(float(np.percentile(samples_us, 95)), 1),
-            "p99_us": round(float(np.percentile(samples_us, 99)), 1), "n": int(samples_us.size)}
+    return {
+        "p50_us": round(float(np.percentile(samples_us, 50)), 1),
+        "p95_us": round(float(np.percentile(samples_us, 95)), 1),
+        "p99_us": round(float(np.percentile(samples_us, 99)), 1),
+        "n": int(samples_us.size),
+    }

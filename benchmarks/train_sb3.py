@@ -57,8 +57,14 @@ RESULTS = Path(__file__).parent / "results"
 INVOICE = "officegym/InvoiceApproval-v0"
 VENDOR = "officegym/VendorReview-v0"
 HELD_OUT_COMPANY = 7
-PPO_SETTINGS: dict[str, Any] = {"n_steps": 256, "batch_size": 256, "n_epochs": 10, "learning_rate": 1e-3,
-                                "ent_coef": 0.01, "gamma": 0.99}
+PPO_SETTINGS: dict[str, Any] = {
+    "n_steps": 256,
+    "batch_size": 256,
+    "n_epochs": 10,
+    "learning_rate": 1e-3,
+    "ent_coef": 0.01,
+    "gamma": 0.99,
+}
 N_ENVS = 4
 EVAL_EVERY = 5_000
 RANDOM_EPISODES = 200
@@ -125,9 +131,7 @@ def task_ids(env: DiscreteToolCalls) -> list[str]:
 
 def score(env: DiscreteToolCalls, choose: Chooser, episodes_per_task: int = 1, seed: int = 0) -> Score:
     """Mean success (reward 1.0), reward and length over every task of the env, ``episodes_per_task`` each."""
-    results = [play(env, task_id, choose, seed + n)
-               for task_id in task_ids(env)
-               for n in range(episodes_per_task)]
+    results = [play(env, task_id, choose, seed + n) for task_id in task_ids(env) for n in range(episodes_per_task)]
     rewards = np.array([r for r, _ in results])
     return Score(float(np.mean(rewards >= 1.0 - 1e-9)), float(rewards.mean()), float(np.mean([n for _, n in results])))
 
@@ -136,6 +140,7 @@ def greedy(model: MaskablePPO) -> Chooser:
     def choose(observation: Observation, mask: NDArray[np.bool_]) -> int:
         action, _ = model.predict(observation, action_masks=mask, deterministic=True)
         return int(action)
+
     return choose
 
 
@@ -144,6 +149,7 @@ def masked_random(seed: int) -> Chooser:
 
     def choose(observation: Observation, mask: NDArray[np.bool_]) -> int:
         return int(rng.choice(np.flatnonzero(mask)))
+
     return choose
 
 
@@ -185,13 +191,18 @@ class Curve(BaseCallback):
     def record(self) -> None:
         result = self.evaluate()
         recent = self.summaries[-TRAIN_WINDOW:]
-        self.rows.append({
-            "timesteps": self.num_timesteps, "wall_s": round(time.perf_counter() - self.started, 2),
-            "eval_success": result.success, "eval_reward": round(result.reward, 4),
-            "eval_length": round(result.length, 2), "train_episodes": len(self.summaries),
-            "train_success": round(float(np.mean([s["success"] for s in recent])), 4) if recent else 0.0,
-            "train_reward": round(float(np.mean([s["r"] for s in recent])), 4) if recent else 0.0,
-        })
+        self.rows.append(
+            {
+                "timesteps": self.num_timesteps,
+                "wall_s": round(time.perf_counter() - self.started, 2),
+                "eval_success": result.success,
+                "eval_reward": round(result.reward, 4),
+                "eval_length": round(result.length, 2),
+                "train_episodes": len(self.summaries),
+                "train_success": round(float(np.mean([s["success"] for s in recent])), 4) if recent else 0.0,
+                "train_reward": round(float(np.mean([s["r"] for s in recent])), 4) if recent else 0.0,
+            }
+        )
 
 
 def train(experiment: Experiment, seed: int, timesteps: int) -> tuple[MaskablePPO, list[dict[str, float]]]:
@@ -214,8 +225,13 @@ def run_experiment(experiment: Experiment, seeds: Sequence[int], timesteps: int)
     for seed in seeds:
         model, curve = train(experiment, seed, timesteps)
         rows += [{"experiment": experiment.name, "seed": seed, **row} for row in curve]
-        final: dict[str, Any] = {"seed": seed, "timesteps": curve[-1]["timesteps"], "wall_s": curve[-1]["wall_s"],
-                                 "success": curve[-1]["eval_success"], "reward": curve[-1]["eval_reward"]}
+        final: dict[str, Any] = {
+            "seed": seed,
+            "timesteps": curve[-1]["timesteps"],
+            "wall_s": curve[-1]["wall_s"],
+            "success": curve[-1]["eval_success"],
+            "reward": curve[-1]["eval_reward"],
+        }
         if experiment.env_id == INVOICE:
             held_out = score(eval_env(experiment, company_seed=HELD_OUT_COMPANY), greedy(model))
             final["held_out_success"] = held_out.success
@@ -230,8 +246,12 @@ def baselines(experiment: Experiment, episodes: int) -> dict[str, Any]:
     env = eval_env(experiment)
     out: dict[str, Any] = {"tasks": task_ids(env)}
     random_score = score(env, masked_random(0), episodes_per_task=episodes)
-    out["masked_random"] = {"success": random_score.success, "reward": round(random_score.reward, 4),
-                            "length": round(random_score.length, 2), "episodes_per_task": episodes}
+    out["masked_random"] = {
+        "success": random_score.success,
+        "reward": round(random_score.reward, 4),
+        "length": round(random_score.length, 2),
+        "episodes_per_task": episodes,
+    }
     if experiment.env_id == INVOICE:
         held_out = score(eval_env(experiment, company_seed=HELD_OUT_COMPANY), masked_random(1), episodes)
         out["masked_random_held_out"] = {"success": held_out.success}
@@ -283,8 +303,13 @@ def _panel(axis: Any, results: Mapping[str, Mapping[str, Any]], env_id: str, mea
         axis.fill_between(steps, values.min(axis=0), values.max(axis=0), alpha=0.2)
         held_out = [f["held_out_success"] for f in results[name].get("finals", []) if "held_out_success" in f]
         if held_out:
-            axis.scatter([steps[-1]], [np.mean(held_out)], marker="x", color=line.get_color(),
-                         label=f"{name} on an unseen company ({np.mean(held_out):.2f})")
+            axis.scatter(
+                [steps[-1]],
+                [np.mean(held_out)],
+                marker="x",
+                color=line.get_color(),
+                label=f"{name} on an unseen company ({np.mean(held_out):.2f})",
+            )
     if names:
         baselines_ = results[names[0]]["baselines"]
         random_value = baselines_["masked_random"][measure]
@@ -297,17 +322,25 @@ def _panel(axis: Any, results: Mapping[str, Mapping[str, Any]], env_id: str, mea
 
 
 def summarise(results: Mapping[str, Mapping[str, Any]], seeds: Sequence[int], wall_s: float) -> dict[str, Any]:
-    out: dict[str, Any] = {"command": "python -m benchmarks.train_sb3", "seeds": list(seeds),
-                           "ppo": {**PPO_SETTINGS, "n_envs": N_ENVS, "policy": "MlpPolicy (64, 64)"},
-                           "torch_threads": torch.get_num_threads(), "total_wall_s": round(wall_s, 1),
-                           "experiments": {}}
+    out: dict[str, Any] = {
+        "command": "python -m benchmarks.train_sb3",
+        "seeds": list(seeds),
+        "ppo": {**PPO_SETTINGS, "n_envs": N_ENVS, "policy": "MlpPolicy (64, 64)"},
+        "torch_threads": torch.get_num_threads(),
+        "total_wall_s": round(wall_s, 1),
+        "experiments": {},
+    }
     for name, result in results.items():
         finals = result["finals"]
         random_baseline = result["baselines"]["masked_random"]
-        entry = {"timesteps": finals[0]["timesteps"], "per_seed": finals, "baselines": result["baselines"],
-                 "mean_success": float(np.mean([f["success"] for f in finals])),
-                 "mean_reward": float(np.mean([f["reward"] for f in finals])),
-                 "mean_wall_s": float(np.mean([f["wall_s"] for f in finals]))}
+        entry = {
+            "timesteps": finals[0]["timesteps"],
+            "per_seed": finals,
+            "baselines": result["baselines"],
+            "mean_success": float(np.mean([f["success"] for f in finals])),
+            "mean_reward": float(np.mean([f["reward"] for f in finals])),
+            "mean_wall_s": float(np.mean([f["wall_s"] for f in finals])),
+        }
         entry["reward_vs_masked_random"] = round(entry["mean_reward"] / max(1e-9, random_baseline["reward"]), 2)
         if "held_out_success" in finals[0]:
             entry["mean_held_out_success"] = float(np.mean([f["held_out_success"] for f in finals]))
@@ -330,8 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="2,048 steps, one seed, nothing written")
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated model seeds (default 0,1,2)")
-    parser.add_argument("--experiments", default=",".join(e.name for e in EXPERIMENTS),
-                        help="comma-separated subset of: " + ", ".join(e.name for e in EXPERIMENTS))
+    parser.add_argument(
+        "--experiments",
+        default=",".join(e.name for e in EXPERIMENTS),
+        help="comma-separated subset of: " + ", ".join(e.name for e in EXPERIMENTS),
+    )
     args = parser.parse_args(argv)
     chosen = [e for e in EXPERIMENTS if e.name in args.experiments.split(",")]
     torch.set_num_threads(1)  # a 64x64 MLP gains nothing from more; the envs need the other core

@@ -45,8 +45,9 @@ def _timed_factory(env_id: str) -> Any:
 
 def in_workers_us(env_id: str, num_envs: int, seconds: float) -> float:
     """Mean step time inside the workers of an async vector env (officegym's settings), all workers pooled."""
-    envs = AsyncVectorEnv([_timed_factory(env_id) for _ in range(num_envs)], shared_memory=False,
-                          autoreset_mode=AutoresetMode.SAME_STEP)
+    envs = AsyncVectorEnv(
+        [_timed_factory(env_id) for _ in range(num_envs)], shared_memory=False, autoreset_mode=AutoresetMode.SAME_STEP
+    )
     envs.reset(seed=0, options={"task_id": TASK[env_id]} if env_id in TASK else None)
     actions = (READ_ACTION[env_id],) * num_envs
     start = time.perf_counter()
@@ -67,6 +68,10 @@ def hot_loop_us(env_id: str, repeats: int) -> float:
 
 def run(quick: bool = False, num_envs: int = 8) -> dict[str, dict[str, float]]:
     seconds, repeats = (0.3, 300) if quick else (2.0, 3000)
-    return {env_id.split("/")[1]: {"hot_loop_p50_us": hot_loop_us(env_id, repeats),
-                                   f"in_{num_envs}_async_workers_mean_us": in_workers_us(env_id, num_envs, seconds)}
-            for env_id in (NOOP, *TASK)}
+    return {
+        env_id.split("/")[1]: {
+            "hot_loop_p50_us": hot_loop_us(env_id, repeats),
+            f"in_{num_envs}_async_workers_mean_us": in_workers_us(env_id, num_envs, seconds),
+        }
+        for env_id in (NOOP, *TASK)
+    }

@@ -32,18 +32,33 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     tasks = plan_task_ids(args.env_id, env_kwargs, split_ids(args.task_ids), args.tier, args.num_tasks)
     info, factory = build_policy(args, env_kwargs)
     output = results_path(Path(args.output), args.env_id, info["policy"], info.get("model"))
-    plan = EvalPlan(args.env_id, tasks, info, output, rollouts=args.rollouts, concurrency=args.concurrency,
-                    base_seed=args.seed, env_kwargs=env_kwargs, episode_retries=args.episode_retries,
-                    offer_finish=args.offer_finish, pass_threshold=args.pass_threshold, restart=args.restart,
-                    backend=args.backend, ray_address=args.address)
+    plan = EvalPlan(
+        args.env_id,
+        tasks,
+        info,
+        output,
+        rollouts=args.rollouts,
+        concurrency=args.concurrency,
+        base_seed=args.seed,
+        env_kwargs=env_kwargs,
+        episode_retries=args.episode_retries,
+        offer_finish=args.offer_finish,
+        pass_threshold=args.pass_threshold,
+        restart=args.restart,
+        backend=args.backend,
+        ray_address=args.address,
+    )
     outcome = run_eval(plan, factory, console, live=not args.quiet)
     console.print(summary_table(outcome.summary, f"{args.env_id} · {info.get('model') or info['policy']}"))
     console.print(f"results: {outcome.path} ({outcome.ran} episode(s) run, {outcome.skipped} already there)")
     console.print(f"summary: {outcome.summary_path}")
     failed = outcome.summary["errors"]
     if failed:
-        errors.print(f"Error: {failed} episode(s) failed on infrastructure and were not scored "
-                     "(see `officegym show`); run the same command again to retry them", markup=False)
+        errors.print(
+            f"Error: {failed} episode(s) failed on infrastructure and were not scored "
+            "(see `officegym show`); run the same command again to retry them",
+            markup=False,
+        )
         return 1
     return 0
 
@@ -68,14 +83,24 @@ def openai_policy(args: argparse.Namespace) -> ChatPolicy:
     try:
         from ..policies.openai_policy import OpenAIPolicy, OpenAISettings
     except ImportError as error:
-        raise ValueError(f"the openai policy needs the openai package ({error}): pip install 'officegym[llm]'") \
-            from error
-    settings = OpenAISettings(model=args.model, base_url=args.base_url, api_key_var=args.api_key_var, api=args.api,
-                              temperature=args.temperature, max_tokens=args.max_tokens,
-                              reasoning_effort=args.reasoning_effort, timeout=args.timeout,
-                              max_retries=args.max_retries, backoff=args.backoff, max_backoff=args.max_backoff,
-                              keep_reasoning=args.keep_reasoning,
-                              extra_body=json_object(args.extra_body, "--extra-body") or None)
+        raise ValueError(
+            f"the openai policy needs the openai package ({error}): pip install 'officegym[llm]'"
+        ) from error
+    settings = OpenAISettings(
+        model=args.model,
+        base_url=args.base_url,
+        api_key_var=args.api_key_var,
+        api=args.api,
+        temperature=args.temperature,
+        max_tokens=args.max_tokens,
+        reasoning_effort=args.reasoning_effort,
+        timeout=args.timeout,
+        max_retries=args.max_retries,
+        backoff=args.backoff,
+        max_backoff=args.max_backoff,
+        keep_reasoning=args.keep_reasoning,
+        extra_body=json_object(args.extra_body, "--extra-body") or None,
+    )
     return OpenAIPolicy(settings)
 
 
@@ -97,8 +122,11 @@ def replay_command(args: argparse.Namespace, console: Console, errors: Console) 
     console.print(replay_table(results))
     different = [r.key for r in results if not r.grade_matches]
     if different:
-        errors.print(f"Error: {len(different)} of {len(results)} episode(s) did not reproduce their stored grade: "
-                     f"{', '.join(different[:10])}", markup=False)
+        errors.print(
+            f"Error: {len(different)} of {len(results)} episode(s) did not reproduce their stored grade: "
+            f"{', '.join(different[:10])}",
+            markup=False,
+        )
         return 1
     console.print(f"all {len(results)} episode(s) reproduce their stored grade")
     return 0

@@ -46,8 +46,15 @@ class EpisodeRun:
     wall_s: float = 0.0
 
 
-def play_chat_episode(env: gym.Env[str, Any], policy: ChatPolicy, task_id: str, seed: int, *,
-                      offer_finish: bool = False, stop: threading.Event | None = None) -> EpisodeRun:
+def play_chat_episode(
+    env: gym.Env[str, Any],
+    policy: ChatPolicy,
+    task_id: str,
+    seed: int,
+    *,
+    offer_finish: bool = False,
+    stop: threading.Event | None = None,
+) -> EpisodeRun:
     """Play ``task_id`` with ``policy``. Infrastructure errors of the policy propagate to the caller; once
     ``stop`` is set, the next turn raises :class:`EpisodeCancelled`."""
     started = time.perf_counter()

@@ -48,9 +48,16 @@ class EvalPlan:
     def config(self) -> dict[str, Any]:
         """The settings recorded with every episode (what a resumed run must share)."""
         info = self.policy_info
-        return {"env_id": self.env_id, "env_kwargs": self.env_kwargs, "policy": info["policy"],
-                "model": info.get("model"), "sampling": info.get("sampling", {}),
-                "endpoint": info.get("endpoint", {}), "offer_finish": self.offer_finish, "base_seed": self.base_seed}
+        return {
+            "env_id": self.env_id,
+            "env_kwargs": self.env_kwargs,
+            "policy": info["policy"],
+            "model": info.get("model"),
+            "sampling": info.get("sampling", {}),
+            "endpoint": info.get("endpoint", {}),
+            "offer_finish": self.offer_finish,
+            "base_seed": self.base_seed,
+        }
 
 
 def play_job(plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: dict[str, Any]) -> dict[str, Any] | None:
@@ -58,8 +65,9 @@ def play_job(plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: d
     return play(plan, job, make_policy, config, threading.Event())
 
 
-def play(plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: dict[str, Any],
-          stop: threading.Event) -> dict[str, Any] | None:
+def play(
+    plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: dict[str, Any], stop: threading.Event
+) -> dict[str, Any] | None:
     """One episode, retried on a fresh env after infrastructure errors; never raises but for fatal ones.
     ``None`` when the run stopped under it."""
     problem = ""
@@ -67,8 +75,9 @@ def play(plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: dict[
         started = datetime.now(UTC)
         env = gym.make(plan.env_id, task_ids=[job.task_id], **plan.env_kwargs)
         try:
-            run = play_chat_episode(env, make_policy(env, job.seed), job.task_id, job.seed,
-                                    offer_finish=plan.offer_finish, stop=stop)
+            run = play_chat_episode(
+                env, make_policy(env, job.seed), job.task_id, job.seed, offer_finish=plan.offer_finish, stop=stop
+            )
             return make_record(config, job, run, attempts=attempt, started_at=started)
         except EpisodeCancelled:
             return None

@@ -23,8 +23,9 @@ from .summary import tier_rank
 class LiveView:
     """``with LiveView(console, title, total) as view: view.add(record)`` for each finished episode."""
 
-    def __init__(self, console: Console, title: str, total: int, *, threshold: float = 1.0,
-                 enabled: bool = True) -> None:
+    def __init__(
+        self, console: Console, title: str, total: int, *, threshold: float = 1.0, enabled: bool = True
+    ) -> None:
         self.console = console
         self.title = title
         self.threshold = threshold
@@ -35,8 +36,14 @@ class LiveView:
         self.retries = 0
         self.started = time.perf_counter()
         self.finished = 0
-        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+        )
         self.task = self.progress.add_task(title, total=total)
         self._live: Live | None = None
 
@@ -76,6 +83,8 @@ class LiveView:
             passed = f"{sum(r >= self.threshold for r in rewards)}/{len(rewards)}"
             table.add_row(tier, str(len(rewards)), str(self.errors[tier]), mean, passed)
         elapsed = max(time.perf_counter() - self.started, 1e-9)
-        footer = (f"tokens in {self.tokens[0]:,} / out {self.tokens[1]:,} · {self.retries} request retries · "
-                  f"{self.finished / elapsed:.2f} episodes/s")
+        footer = (
+            f"tokens in {self.tokens[0]:,} / out {self.tokens[1]:,} · {self.retries} request retries · "
+            f"{self.finished / elapsed:.2f} episodes/s"
+        )
         return Group(self.progress, table, footer)

@@ -61,8 +61,9 @@ def run_local(specs: Sequence[EpisodeSpec], runner: str = DEFAULT_RUNNER) -> lis
     return [play(spec, envs) for spec in specs]
 
 
-def run_ray(specs: Sequence[EpisodeSpec], num_workers: int = 2, address: str | None = None,
-            runner: str = DEFAULT_RUNNER) -> list[dict[str, Any]]:
+def run_ray(
+    specs: Sequence[EpisodeSpec], num_workers: int = 2, address: str | None = None, runner: str = DEFAULT_RUNNER
+) -> list[dict[str, Any]]:
     """Play ``specs`` on ``num_workers`` Ray actors (whole episodes each) and return results in spec order."""
     with RayEpisodePool(num_workers, address=address, runner=runner) as pool:
         return pool.map(specs)
@@ -76,8 +77,14 @@ class RayEpisodePool:
     or Ray is already initialised.
     """
 
-    def __init__(self, num_workers: int = 2, *, address: str | None = None, runner: str = DEFAULT_RUNNER,
-                 cpus_per_worker: float = 1.0) -> None:
+    def __init__(
+        self,
+        num_workers: int = 2,
+        *,
+        address: str | None = None,
+        runner: str = DEFAULT_RUNNER,
+        cpus_per_worker: float = 1.0,
+    ) -> None:
         import ray
 
         if not ray.is_initialized():
@@ -124,8 +131,13 @@ def init_ray(address: str | None = None, num_cpus: float | None = None) -> None:
     ray.init(address=address, **kwargs)
 
 
-def run_jobs_on_ray(plan: Any, jobs: Sequence[Any], make_policy: Any, config: dict[str, Any],
-                    on_record: Callable[[dict[str, Any]], None]) -> None:
+def run_jobs_on_ray(
+    plan: Any,
+    jobs: Sequence[Any],
+    make_policy: Any,
+    config: dict[str, Any],
+    on_record: Callable[[dict[str, Any]], None],
+) -> None:
     """``officegym eval --backend ray``: every episode a Ray task that plays it whole and returns its record.
 
     At most ``plan.concurrency`` episodes are in flight; records arrive as episodes finish and are written by

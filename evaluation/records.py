@@ -60,23 +60,48 @@ def versions() -> dict[str, str]:
     return found
 
 
-def make_record(config: dict[str, Any], job: Job, run: EpisodeRun | None, *, error: str | None = None,
-                attempts: int = 1, started_at: datetime | None = None) -> dict[str, Any]:
+def make_record(
+    config: dict[str, Any],
+    job: Job,
+    run: EpisodeRun | None,
+    *,
+    error: str | None = None,
+    attempts: int = 1,
+    started_at: datetime | None = None,
+) -> dict[str, Any]:
     """The JSON record of an episode; ``run`` is ``None`` when it failed on infrastructure (``error``)."""
-    record: dict[str, Any] = {"schema": SCHEMA, "key": job.key, **config, "task_id": job.task_id,
-                              "rollout": job.rollout, "seed": job.seed, "has_error": run is None,
-                              "error": error, "attempts": attempts,
-                              "started_at": (started_at or datetime.now(UTC)).isoformat(timespec="seconds"),
-                              "versions": versions()}
+    record: dict[str, Any] = {
+        "schema": SCHEMA,
+        "key": job.key,
+        **config,
+        "task_id": job.task_id,
+        "rollout": job.rollout,
+        "seed": job.seed,
+        "has_error": run is None,
+        "error": error,
+        "attempts": attempts,
+        "started_at": (started_at or datetime.now(UTC)).isoformat(timespec="seconds"),
+        "versions": versions(),
+    }
     if run is None:
         return {**record, "tier": None, "reward": None, "grade": {}, "stop_reason": "error", "messages": []}
-    return {**record, "tier": run.tier, "reward": run.reward, "stop_reason": run.stop_reason,
-            "turns": run.chat.get("assistant_turns", 0), "env_steps": run.grade.get("turns"),
-            "grade": run.grade, "chat": run.chat, "usage": run.usage, "requests": run.requests,
-            "retries": run.retries, "finish_reasons": dict(run.finish_reasons),
-            "timing": {"wall_s": round(run.wall_s, 4), "model_s": round(run.model_s, 4),
-                       "env_s": round(run.env_s, 4)},
-            "messages": run.messages, "tool_calls": run.tool_calls}
+    return {
+        **record,
+        "tier": run.tier,
+        "reward": run.reward,
+        "stop_reason": run.stop_reason,
+        "turns": run.chat.get("assistant_turns", 0),
+        "env_steps": run.grade.get("turns"),
+        "grade": run.grade,
+        "chat": run.chat,
+        "usage": run.usage,
+        "requests": run.requests,
+        "retries": run.retries,
+        "finish_reasons": dict(run.finish_reasons),
+        "timing": {"wall_s": round(run.wall_s, 4), "model_s": round(run.model_s, 4), "env_s": round(run.env_s, 4)},
+        "messages": run.messages,
+        "tool_calls": run.tool_calls,
+    }
 
 
 def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
@@ -104,8 +129,10 @@ def check_resumable(existing: list[dict[str, Any]], config: dict[str, Any], path
     for record in existing:
         for key in RESUME_KEYS:
             if record.get(key) != config.get(key):
-                raise ValueError(f"{path} holds episodes run with another {key} ({record.get(key)!r}, now "
-                                 f"{config.get(key)!r}); use another --output, or --restart to replace it")
+                raise ValueError(
+                    f"{path} holds episodes run with another {key} ({record.get(key)!r}, now "
+                    f"{config.get(key)!r}); use another --output, or --restart to replace it"
+                )
 
 
 class RecordWriter:

@@ -54,9 +54,14 @@ def replay_table(results: list[ReplayResult]) -> Table:
     for column in ("key", "stored", "replayed", "grade", "transcript", "difference"):
         table.add_column(column)
     for result in results:
-        table.add_row(result.key, _fmt(result.stored_reward), _fmt(result.replayed_reward),
-                      "[green]same[/green]" if result.grade_matches else "[red]DIFFERS[/red]",
-                      "same" if result.transcript_matches else "[yellow]differs[/yellow]", result.detail[:80])
+        table.add_row(
+            result.key,
+            _fmt(result.stored_reward),
+            _fmt(result.replayed_reward),
+            "[green]same[/green]" if result.grade_matches else "[red]DIFFERS[/red]",
+            "same" if result.transcript_matches else "[yellow]differs[/yellow]",
+            result.detail[:80],
+        )
     return table
 
 

@@ -45,8 +45,9 @@ class EvalOutcome:
     unreadable_lines: int
 
 
-def plan_task_ids(env_id: str, env_kwargs: dict[str, Any], task_ids: list[str] | None, tier: str | None,
-                 limit: int | None) -> list[str]:
+def plan_task_ids(
+    env_id: str, env_kwargs: dict[str, Any], task_ids: list[str] | None, tier: str | None, limit: int | None
+) -> list[str]:
     """The tasks to run, in the env's order: ``task_ids`` and ``tier`` as the env selects them, first ``limit``."""
     reserved = [k for k in env_kwargs if k in RESERVED_ENV_KWARGS]
     if reserved:
@@ -95,8 +96,15 @@ def run_eval(plan: EvalPlan, make_policy: ChatPolicyFactory, console: Console, *
     records, bad = read_records(plan.output)
     summary = summarize(records, plan.pass_threshold)
     path = summary_path(plan.output)
-    path.write_text(json.dumps({"results": str(plan.output), "config": config, "summary": summary,
-                                "tools": _tools(plan)}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {"results": str(plan.output), "config": config, "summary": summary, "tools": _tools(plan)},
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return EvalOutcome(plan.output, path, summary, len(pending), len(jobs) - len(pending), bad)
 
 
@@ -111,8 +119,13 @@ def _check_plan(plan: EvalPlan) -> None:
         raise ValueError("no task selected")
 
 
-def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: ChatPolicyFactory, config: dict[str, Any],
-              on_record: Callable[[dict[str, Any]], None]) -> None:
+def _run_jobs(
+    plan: EvalPlan,
+    jobs: list[Job],
+    make_policy: ChatPolicyFactory,
+    config: dict[str, Any],
+    on_record: Callable[[dict[str, Any]], None],
+) -> None:
     """Run the jobs ``plan.concurrency`` at a time. On a fatal error or Ctrl-C the episodes not started are
     dropped and those in flight stop at their next turn (they are run again on resume)."""
     if plan.backend == "ray":
@@ -124,8 +137,9 @@ def _run_jobs(plan: EvalPlan, jobs: list[Job], make_policy: ChatPolicyFactory, c
         raise ValueError(f"unknown backend {plan.backend!r}; choose local or ray")
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=plan.concurrency, thread_name_prefix="officegym-eval")
-    futures: list[Future[dict[str, Any] | None]] = [pool.submit(play, plan, job, make_policy, config, stop)
-                                                    for job in jobs]
+    futures: list[Future[dict[str, Any] | None]] = [
+        pool.submit(play, plan, job, make_policy, config, stop) for job in jobs
+    ]
     try:
         for future in as_completed(futures):
             record = future.result()

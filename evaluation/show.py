@@ -31,8 +31,10 @@ def select_records(records: list[dict[str, Any]], episode: str | None) -> list[d
     if episode.isdigit():
         index = int(episode)
         if index >= len(records):
-            raise ValueError(f"--episode {index} is out of range: the file has {len(records)} episode(s), "
-                             f"numbered 0 to {len(records) - 1}")
+            raise ValueError(
+                f"--episode {index} is out of range: the file has {len(records)} episode(s), "
+                f"numbered 0 to {len(records) - 1}"
+            )
         return [records[index]]
     for record in records:
         if episode in (record.get("key"), record.get("task_id")):
@@ -50,10 +52,17 @@ def episode_list(records: list[dict[str, Any]]) -> Table:
         usage = record.get("usage") or {}
         tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
         reward = record.get("reward")
-        table.add_row(str(index), str(record.get("key")), str(record.get("tier") or "-"),
-                      "-" if reward is None else f"{reward:.3f}", str(record.get("stop_reason")),
-                      str(record.get("turns", "-")), str((record.get("chat") or {}).get("parse_errors", "-")),
-                      f"{tokens:,}", (record.get("error") or "")[:60])
+        table.add_row(
+            str(index),
+            str(record.get("key")),
+            str(record.get("tier") or "-"),
+            "-" if reward is None else f"{reward:.3f}",
+            str(record.get("stop_reason")),
+            str(record.get("turns", "-")),
+            str((record.get("chat") or {}).get("parse_errors", "-")),
+            f"{tokens:,}",
+            (record.get("error") or "")[:60],
+        )
     return table
 
 
@@ -66,8 +75,9 @@ def show_episode(console: Console, record: dict[str, Any], *, full: bool = False
     """One stored episode, message by message, then its grade."""
     console.print(_header(record))
     if record.get("has_error"):
-        console.print(Panel(Text(str(record.get("error"))), title="infrastructure error (not scored)",
-                            border_style="red"))
+        console.print(
+            Panel(Text(str(record.get("error"))), title="infrastructure error (not scored)", border_style="red")
+        )
         return
     for message in record.get("messages", []):
         console.print(_message_panel(message, full))
@@ -77,12 +87,14 @@ def show_episode(console: Console, record: dict[str, Any], *, full: bool = False
 def _header(record: dict[str, Any]) -> Panel:
     usage = record.get("usage") or {}
     timing = record.get("timing") or {}
-    lines = [f"{record.get('env_id')} · task {record.get('task_id')} ({record.get('tier')}) · rollout "
-             f"{record.get('rollout')} · seed {record.get('seed')}",
-             f"policy {record.get('policy')} · model {record.get('model')} · stop {record.get('stop_reason')} · "
-             f"reward {record.get('reward')}",
-             f"tokens in {usage.get('prompt_tokens', 0):,} / out {usage.get('completion_tokens', 0):,} · "
-             f"{timing.get('wall_s', '-')} s"]
+    lines = [
+        f"{record.get('env_id')} · task {record.get('task_id')} ({record.get('tier')}) · rollout "
+        f"{record.get('rollout')} · seed {record.get('seed')}",
+        f"policy {record.get('policy')} · model {record.get('model')} · stop {record.get('stop_reason')} · "
+        f"reward {record.get('reward')}",
+        f"tokens in {usage.get('prompt_tokens', 0):,} / out {usage.get('completion_tokens', 0):,} · "
+        f"{timing.get('wall_s', '-')} s",
+    ]
     return Panel(Text("\n".join(lines)), title=str(record.get("key")), border_style="cyan")
 
 
@@ -93,8 +105,12 @@ def _message_panel(message: dict[str, Any], full: bool) -> Panel:
         return Panel(Text(_clip(content, None if full else SYSTEM_CLIP)), title="system", border_style="dim")
     if role == "tool":
         style = "red" if content.startswith("Error:") else "green"
-        return Panel(Text(_clip(content, None if full else CLIP)), title=f"tool · {message.get('tool_call_id')}",
-                     title_align="left", border_style=style)
+        return Panel(
+            Text(_clip(content, None if full else CLIP)),
+            title=f"tool · {message.get('tool_call_id')}",
+            title_align="left",
+            border_style=style,
+        )
     if role == "assistant":
         return Panel(_assistant_body(message, full), title="assistant", title_align="left", border_style="magenta")
     style = "red" if content.startswith("Error:") else "cyan"

@@ -42,13 +42,17 @@ def summarize(records: list[dict[str, Any]], threshold: float = 1.0) -> dict[str
     usage: Counter[str] = Counter()
     for record in scored:
         usage.update(record.get("usage") or {})
-    return {"episodes": len(scored), "errors": len(records) - len(scored),
-            "tasks": len({r["task_id"] for r in scored}), "pass_threshold": threshold,
-            **_scores(scored, threshold),
-            "tiers": {tier: _scores(tiers[tier], threshold) for tier in sorted(tiers, key=tier_rank)},
-            "stop_reasons": dict(Counter(r.get("stop_reason") for r in scored)),
-            "parse_errors": sum((r.get("chat") or {}).get("parse_errors", 0) for r in scored),
-            "usage": dict(usage)}
+    return {
+        "episodes": len(scored),
+        "errors": len(records) - len(scored),
+        "tasks": len({r["task_id"] for r in scored}),
+        "pass_threshold": threshold,
+        **_scores(scored, threshold),
+        "tiers": {tier: _scores(tiers[tier], threshold) for tier in sorted(tiers, key=tier_rank)},
+        "stop_reasons": dict(Counter(r.get("stop_reason") for r in scored)),
+        "parse_errors": sum((r.get("chat") or {}).get("parse_errors", 0) for r in scored),
+        "usage": dict(usage),
+    }
 
 
 def _scores(records: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
@@ -63,8 +67,12 @@ def _scores(records: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
         at_k[str(k)] = sum(pass_at_k(n, c, k) for n, c in eligible) / len(eligible)
         hat_k[str(k)] = sum(pass_hat_k(n, c, k) for n, c in eligible) / len(eligible)
     rewards = [float(r["reward"]) for r in records]
-    return {"episodes": len(records), "mean_reward": sum(rewards) / len(rewards) if rewards else None,
-            "pass_at_k": at_k, "pass_hat_k": hat_k}
+    return {
+        "episodes": len(records),
+        "mean_reward": sum(rewards) / len(rewards) if rewards else None,
+        "pass_at_k": at_k,
+        "pass_hat_k": hat_k,
+    }
 
 
 def tier_rank(tier: str) -> tuple[int, str]:

@@ -25,8 +25,9 @@ def make_env(config: dict[str, Any]) -> Any:
     import officegym  # noqa: F401
     from officegym.wrappers import DiscreteToolCalls
 
-    env = gym.make("officegym/InvoiceApproval-v0", tier=config.get("tier", "single"),
-                   max_turns=config.get("max_turns", 20))
+    env = gym.make(
+        "officegym/InvoiceApproval-v0", tier=config.get("tier", "single"), max_turns=config.get("max_turns", 20)
+    )
     return DiscreteToolCalls(env)
 
 
@@ -43,15 +44,22 @@ def main(argv: list[str] | None = None) -> int:
     from ray.tune.registry import register_env
 
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    ray.init(address=args.address, include_dashboard=False, log_to_driver=False,
-             **({} if args.address else {"num_cpus": args.env_runners + 1}))
+    ray.init(
+        address=args.address,
+        include_dashboard=False,
+        log_to_driver=False,
+        **({} if args.address else {"num_cpus": args.env_runners + 1}),
+    )
     register_env("officegym-invoice-discrete", make_env)
-    config = (PPOConfig()
-              .environment("officegym-invoice-discrete", env_config={"tier": "single", "max_turns": 20})
-              .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner,
-                           num_cpus_per_env_runner=1)
-              .training(train_batch_size=1000, minibatch_size=250, num_epochs=4, lr=5e-4, gamma=0.95)
-              .debugging(seed=0))
+    config = (
+        PPOConfig()
+        .environment("officegym-invoice-discrete", env_config={"tier": "single", "max_turns": 20})
+        .env_runners(
+            num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, num_cpus_per_env_runner=1
+        )
+        .training(train_batch_size=1000, minibatch_size=250, num_epochs=4, lr=5e-4, gamma=0.95)
+        .debugging(seed=0)
+    )
     started = time.perf_counter()
     algo = config.build_algo()
     print(f"built in {time.perf_counter() - started:.1f} s")
@@ -59,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         result = algo.train()
         runners = result.get("env_runners", {})
         steps = runners.get("num_env_steps_sampled_lifetime", result.get("num_env_steps_sampled_lifetime"))
-        print(f"iteration {iteration}: return {runners.get('episode_return_mean', float('nan')):.3f}, "
-              f"env steps {steps}, {time.perf_counter() - started:.1f} s")
+        print(
+            f"iteration {iteration}: return {runners.get('episode_return_mean', float('nan')):.3f}, "
+            f"env steps {steps}, {time.perf_counter() - started:.1f} s"
+        )
     algo.stop()
     ray.shutdown()
     return 0

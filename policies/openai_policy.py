@@ -46,8 +46,15 @@ from .openai_wire import (
 
 APIS = ("auto", "chat", "responses")
 PLACEHOLDER_KEY = "EMPTY"
-_CONTEXT_MARKERS = ("context length", "context_length", "maximum context", "context window", "prompt is too long",
-                    "too many tokens", "reduce the length")
+_CONTEXT_MARKERS = (
+    "context length",
+    "context_length",
+    "maximum context",
+    "context window",
+    "prompt is too long",
+    "too many tokens",
+    "reduce the length",
+)
 _FATAL_STATUS = (401, 403, 404)
 
 
@@ -86,14 +93,25 @@ class OpenAISettings:
 
     def sampling(self) -> dict[str, Any]:
         """What shapes the model's answers (a resumed run must keep these)."""
-        return {"api": self.api, "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "reasoning_effort": self.reasoning_effort, "keep_reasoning": self.keep_reasoning,
-                "extra_body": self.extra_body}
+        return {
+            "api": self.api,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "reasoning_effort": self.reasoning_effort,
+            "keep_reasoning": self.keep_reasoning,
+            "extra_body": self.extra_body,
+        }
 
     def endpoint(self) -> dict[str, Any]:
         """Where and how patiently the model is asked (the key's variable name, not the key)."""
-        return {"base_url": self.base_url, "api_key_var": self.api_key_var, "timeout": self.timeout,
-                "max_retries": self.max_retries, "backoff": self.backoff, "max_backoff": self.max_backoff}
+        return {
+            "base_url": self.base_url,
+            "api_key_var": self.api_key_var,
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+            "backoff": self.backoff,
+            "max_backoff": self.max_backoff,
+        }
 
 
 def read_api_key(settings: OpenAISettings) -> str:
@@ -103,8 +121,10 @@ def read_api_key(settings: OpenAISettings) -> str:
         return key
     if settings.base_url:
         return PLACEHOLDER_KEY
-    raise ValueError(f"the environment variable {settings.api_key_var} is not set: export your API key in it, or "
-                     "name another variable with --api-key-var (a local server given by --base-url needs none)")
+    raise ValueError(
+        f"the environment variable {settings.api_key_var} is not set: export your API key in it, or "
+        "name another variable with --api-key-var (a local server given by --base-url needs none)"
+    )
 
 
 class OpenAIPolicy:
@@ -123,8 +143,9 @@ class OpenAIPolicy:
         self.model: str | None = settings.model
         self.use_responses = settings.api == "responses"
         self._sleep = sleep
-        self._client = openai.OpenAI(api_key=read_api_key(settings), base_url=settings.base_url,
-                                     timeout=settings.timeout, max_retries=0)
+        self._client = openai.OpenAI(
+            api_key=read_api_key(settings), base_url=settings.base_url, timeout=settings.timeout, max_retries=0
+        )
 
     def __repr__(self) -> str:
         s = self.settings
@@ -134,8 +155,12 @@ class OpenAIPolicy:
         """Nothing to reset: every request carries the whole transcript."""
 
     def describe(self) -> dict[str, Any]:
-        return {"policy": self.name, "model": self.settings.model, "sampling": self.settings.sampling(),
-                "endpoint": self.settings.endpoint()}
+        return {
+            "policy": self.name,
+            "model": self.settings.model,
+            "sampling": self.settings.sampling(),
+            "endpoint": self.settings.endpoint(),
+        }
 
     def respond(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
         started = time.perf_counter()
@@ -159,30 +184,49 @@ class OpenAIPolicy:
             attempt += 1
 
     # ----------------------------------------------------------------- requests
-    def _request(self, messages: list[dict[str, Any]],
-                 tools: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, int], str | None]:
+    def _request(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> tuple[dict[str, Any], dict[str, int], str | None]:
         if self.use_responses:
             return self._responses_request(messages, tools)
         s = self.settings
-        optional = {"tools": tools or None, "temperature": s.temperature, "max_tokens": s.max_tokens,
-                    "reasoning_effort": s.reasoning_effort}
-        body = {"model": s.model, "messages": chat_messages(messages, s.keep_reasoning),
-                **{k: v for k, v in optional.items() if v is not None}, **(s.extra_body or {})}
+        optional = {
+            "tools": tools or None,
+            "temperature": s.temperature,
+            "max_tokens": s.max_tokens,
+            "reasoning_effort": s.reasoning_effort,
+        }
+        body = {
+            "model": s.model,
+            "messages": chat_messages(messages, s.keep_reasoning),
+            **{k: v for k, v in optional.items() if v is not None},
+            **(s.extra_body or {}),
+        }
         completion = self._client.post("/chat/completions", cast_to=ChatCompletion, body=body)
         if not completion.choices:
             raise InfrastructureError("the server answered without a choice")
         choice = completion.choices[0]
         return chat_reply_message(choice.message), chat_usage(completion.usage), choice.finish_reason
 
-    def _responses_request(self, messages: list[dict[str, Any]],
-                           tools: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, int], str | None]:
+    def _responses_request(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> tuple[dict[str, Any], dict[str, int], str | None]:
         s = self.settings
         instructions, items = responses_input(messages)
-        optional = {"instructions": instructions, "tools": responses_tools(tools) or None,
-                    "temperature": s.temperature, "max_output_tokens": s.max_tokens,
-                    "reasoning": {"effort": s.reasoning_effort} if s.reasoning_effort else None}
-        body = {"model": s.model, "input": items, "store": False,
-                **{k: v for k, v in optional.items() if v is not None}, **(s.extra_body or {})}
+        optional = {
+            "instructions": instructions,
+            "tools": responses_tools(tools) or None,
+            "temperature": s.temperature,
+            "max_output_tokens": s.max_tokens,
+            "reasoning": {"effort": s.reasoning_effort} if s.reasoning_effort else None,
+        }
+        body = {
+            "model": s.model,
+            "input": items,
+            "store": False,
+            **{k: v for k, v in optional.items() if v is not None},
+            **(s.extra_body or {}),
+        }
         response = self._client.post("/responses", cast_to=Response, body=body)
         if response.error is not None:
             raise InfrastructureError(f"the response failed: {response.error.message}")
@@ -201,7 +245,7 @@ class OpenAIPolicy:
 
     def _delay(self, attempt: int, error: openai.APIError) -> float:
         retry_after = _retry_after(error)
-        delay = retry_after if retry_after is not None else self.settings.backoff * 2 ** attempt
+        delay = retry_after if retry_after is not None else self.settings.backoff * 2**attempt
         return min(self.settings.max_backoff, delay)
 
 

@@ -33,8 +33,13 @@ def chat_reply_message(message: Any) -> dict[str, Any]:
     for call in message.tool_calls or []:
         function = getattr(call, "function", None)
         if function is not None:
-            calls.append({"id": getattr(call, "id", None) or None, "type": "function",
-                          "function": {"name": function.name, "arguments": function.arguments}})
+            calls.append(
+                {
+                    "id": getattr(call, "id", None) or None,
+                    "type": "function",
+                    "function": {"name": function.name, "arguments": function.arguments},
+                }
+            )
     if calls:
         out["tool_calls"] = calls
     extra = message.model_extra or {}
@@ -49,9 +54,12 @@ def chat_usage(usage: Any) -> dict[str, int]:
         return {}
     details = getattr(usage, "completion_tokens_details", None)
     prompt_details = getattr(usage, "prompt_tokens_details", None)
-    return {"prompt_tokens": int(usage.prompt_tokens or 0), "completion_tokens": int(usage.completion_tokens or 0),
-            "reasoning_tokens": int(getattr(details, "reasoning_tokens", 0) or 0),
-            "cached_tokens": int(getattr(prompt_details, "cached_tokens", 0) or 0)}
+    return {
+        "prompt_tokens": int(usage.prompt_tokens or 0),
+        "completion_tokens": int(usage.completion_tokens or 0),
+        "reasoning_tokens": int(getattr(details, "reasoning_tokens", 0) or 0),
+        "cached_tokens": int(getattr(prompt_details, "cached_tokens", 0) or 0),
+    }
 
 
 # --------------------------------------------------------------------------- Responses API
@@ -60,8 +68,14 @@ def responses_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for tool in tools:
         function = tool.get("function", tool)
-        out.append({"type": "function", "name": function["name"], "description": function.get("description", ""),
-                    "parameters": function.get("parameters", {"type": "object", "properties": {}})})
+        out.append(
+            {
+                "type": "function",
+                "name": function["name"],
+                "description": function.get("description", ""),
+                "parameters": function.get("parameters", {"type": "object", "properties": {}}),
+            }
+        )
     return out
 
 
@@ -74,8 +88,13 @@ def responses_input(messages: list[dict[str, Any]]) -> tuple[str | None, list[di
         if role == "system":
             instructions = str(message.get("content") or "")
         elif role == "tool":
-            items.append({"type": "function_call_output", "call_id": message.get("tool_call_id"),
-                          "output": str(message.get("content") or "")})
+            items.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": message.get("tool_call_id"),
+                    "output": str(message.get("content") or ""),
+                }
+            )
         elif role == "assistant":
             items.extend(_assistant_items(message))
         else:
@@ -89,8 +108,14 @@ def _assistant_items(message: dict[str, Any]) -> list[dict[str, Any]]:
         items.append({"role": "assistant", "content": str(message["content"])})
     for call in message.get("tool_calls") or []:
         function = call.get("function", {})
-        items.append({"type": "function_call", "call_id": call.get("id"), "name": function.get("name", ""),
-                      "arguments": function.get("arguments") or "{}"})
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": call.get("id"),
+                "name": function.get("name", ""),
+                "arguments": function.get("arguments") or "{}",
+            }
+        )
     return items
 
 
@@ -104,8 +129,9 @@ def responses_reply_message(response: Any) -> dict[str, Any]:
         if kind == "message":
             texts.extend(part.text for part in item.content or [] if getattr(part, "type", "") == "output_text")
         elif kind == "function_call":
-            calls.append({"id": item.call_id, "type": "function",
-                          "function": {"name": item.name, "arguments": item.arguments}})
+            calls.append(
+                {"id": item.call_id, "type": "function", "function": {"name": item.name, "arguments": item.arguments}}
+            )
         elif kind == "reasoning":
             thoughts.extend(part.text for part in getattr(item, "summary", None) or [])
     out: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
@@ -121,6 +147,9 @@ def responses_usage(usage: Any) -> dict[str, int]:
         return {}
     details = getattr(usage, "output_tokens_details", None)
     input_details = getattr(usage, "input_tokens_details", None)
-    return {"prompt_tokens": int(usage.input_tokens or 0), "completion_tokens": int(usage.output_tokens or 0),
-            "reasoning_tokens": int(getattr(details, "reasoning_tokens", 0) or 0),
-            "cached_tokens": int(getattr(input_details, "cached_tokens", 0) or 0)}
+    return {
+        "prompt_tokens": int(usage.input_tokens or 0),
+        "completion_tokens": int(usage.output_tokens or 0),
+        "reasoning_tokens": int(getattr(details, "reasoning_tokens", 0) or 0),
+        "cached_tokens": int(getattr(input_details, "cached_tokens", 0) or 0),
+    }

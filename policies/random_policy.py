@@ -20,8 +20,9 @@ from ..envs.core.actions import FINISH_ACTION, Action
 class RandomPolicy:
     name = "random"
 
-    def __init__(self, seed: int = 0, finish_probability: float = 0.05,
-                 id_patterns: Mapping[str, re.Pattern[str]] | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, finish_probability: float = 0.05, id_patterns: Mapping[str, re.Pattern[str]] | None = None
+    ) -> None:
         """``id_patterns`` are the env's ``ID_PATTERNS`` (argument name -> regex of the IDs its observations
         show); without them the policy fills every free-text argument with a placeholder."""
         self.rng = np.random.default_rng(seed)
@@ -47,8 +48,11 @@ class RandomPolicy:
             return FINISH_ACTION
         tool = self._tools[int(self.rng.integers(len(self._tools)))]
         params = tool["parameters"]
-        arguments = {name: self._value(name, schema) for name, schema in params["properties"].items()
-                     if name in params["required"]}
+        arguments = {
+            name: self._value(name, schema)
+            for name, schema in params["properties"].items()
+            if name in params["required"]
+        }
         return {"name": tool["name"], "arguments": arguments}
 
     def _value(self, name: str, schema: dict[str, Any]) -> Any:

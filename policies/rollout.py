@@ -21,8 +21,9 @@ class EpisodeResult:
     grade: dict[str, Any] = field(default_factory=dict)
 
 
-def run_episode(env: gym.Env[Any, Any], policy: Policy, task_id: str | None = None,
-                seed: int | None = None) -> EpisodeResult:
+def run_episode(
+    env: gym.Env[Any, Any], policy: Policy, task_id: str | None = None, seed: int | None = None
+) -> EpisodeResult:
     """Reset ``env`` (to ``task_id`` if given), let ``policy`` act until the episode ends."""
     options = {"task_id": task_id} if task_id is not None else None
     observation, info = env.reset(seed=seed, options=options)
@@ -33,5 +34,6 @@ def run_episode(env: gym.Env[Any, Any], policy: Policy, task_id: str | None = No
         observation, r, terminated, truncated, step_info = env.step(policy.act(observation))
         reward = float(r)
         turns += 1
-    return EpisodeResult(info["task_id"], info.get("tier", ""), reward, turns, terminated, truncated,
-                         step_info.get("grade", {}))
+    return EpisodeResult(
+        info["task_id"], info.get("tier", ""), reward, turns, terminated, truncated, step_info.get("grade", {})
+    )

@@ -24,8 +24,14 @@ class AnyText(spaces.Text):
     charset, so that random policies and checkers stay cheap even when ``max_length`` is a megabyte.
     """
 
-    def __init__(self, max_length: int = 1 << 22, *, min_length: int = 0, sample_max_length: int = 64,
-                 seed: int | np.random.Generator | None = None) -> None:
+    def __init__(
+        self,
+        max_length: int = 1 << 22,
+        *,
+        min_length: int = 0,
+        sample_max_length: int = 64,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
         super().__init__(max_length, min_length=min_length, charset=SAMPLE_CHARSET, seed=seed)
         self.sample_max_length = max(min_length, min(sample_max_length, max_length))
 
@@ -45,8 +51,9 @@ class AnyText(spaces.Text):
         return f"AnyText({self.min_length}, {self.max_length})"
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, AnyText) and other.min_length == self.min_length
-                and other.max_length == self.max_length)
+        return (
+            isinstance(other, AnyText) and other.min_length == self.min_length and other.max_length == self.max_length
+        )
 
     def __hash__(self) -> int:
         return hash((AnyText, self.min_length, self.max_length))

@@ -19,13 +19,23 @@ from typing import Any
 JsonSchema = dict[str, Any]
 Checker = Callable[[Any], "str | None"]
 
-_TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
-               "array": "a list", "object": "an object"}
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+}
 
 
 # JSON types, strictly: ``True`` is not an integer, ``1.0`` is not an integer.
 _PYTHON_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list, tuple),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list, tuple),
     "object": (dict,),
 }
 
@@ -169,8 +179,11 @@ def _object_constraints(schema: JsonSchema, where: str, head: Checker, plain: fr
 
 
 _CONSTRAINTS: dict[str, Compiler] = {
-    "string": _string_constraints, "integer": _number_constraints, "number": _number_constraints,
-    "array": _array_constraints, "object": _object_constraints,
+    "string": _string_constraints,
+    "integer": _number_constraints,
+    "number": _number_constraints,
+    "array": _array_constraints,
+    "object": _object_constraints,
 }
 
 

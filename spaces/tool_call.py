@@ -88,8 +88,11 @@ class ToolCall(spaces.Space[Action]):
     def sample(self, mask: Any = None, probability: Any = None) -> Action:
         name = self.tool_names[int(self.np_random.integers(len(self.tool_names)))]
         schema = self.functions[name]
-        args = {key: self._sample_value(sub) for key, sub in schema.get("properties", {}).items()
-                if key in schema.get("required", []) or self.np_random.random() < 0.5}
+        args = {
+            key: self._sample_value(sub)
+            for key, sub in schema.get("properties", {}).items()
+            if key in schema.get("required", []) or self.np_random.random() < 0.5
+        }
         return {"name": name, "arguments": args}
 
     def _sample_value(self, schema: JsonSchema) -> Any:

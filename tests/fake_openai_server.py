@@ -26,8 +26,10 @@ import gymnasium as gym
 Message = dict[str, Any]
 DONE: Message = {"role": "assistant", "content": "All listed work is done."}
 MAX_DELAY = 5.0
-REFUSAL = ("Function tools with reasoning_effort are not supported for this model in /v1/chat/completions. "
-           "Please use /v1/responses instead.")
+REFUSAL = (
+    "Function tools with reasoning_effort are not supported for this model in /v1/chat/completions. "
+    "Please use /v1/responses instead."
+)
 
 
 @dataclass
@@ -79,8 +81,15 @@ class _QuietServer(ThreadingHTTPServer):
 class FakeOpenAIServer:
     """``with FakeOpenAIServer(book) as server: OpenAI(base_url=server.base_url, ...)``."""
 
-    def __init__(self, book: ScriptBook | None = None, *, api_key: str | None = None, lifetime: float = 120.0,
-                 max_requests: int = 20_000, refuse_chat_tools: bool = False) -> None:
+    def __init__(
+        self,
+        book: ScriptBook | None = None,
+        *,
+        api_key: str | None = None,
+        lifetime: float = 120.0,
+        max_requests: int = 20_000,
+        refuse_chat_tools: bool = False,
+    ) -> None:
         self.book = book or ScriptBook({})
         self.api_key = api_key
         self.lifetime = lifetime
@@ -153,9 +162,14 @@ class FakeOpenAIServer:
         turn = sum(1 for m in messages if m.get("role") == "assistant")
         message = self.book.answer(str(opening), turn)
         finish = "tool_calls" if message.get("tool_calls") else "stop"
-        return {"id": f"chatcmpl-{turn}", "object": "chat.completion", "created": 0, "model": body.get("model"),
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": _usage(messages, message)}
+        return {
+            "id": f"chatcmpl-{turn}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": _usage(messages, message),
+        }
 
     def _response(self, body: dict[str, Any]) -> dict[str, Any]:
         items = body.get("input", [])
@@ -163,11 +177,22 @@ class FakeOpenAIServer:
         turn = _responses_turns(items)
         message = self.book.answer(str(opening), turn)
         usage = _usage(items, message)
-        return {"id": f"resp_{turn}", "object": "response", "created_at": 0, "model": body.get("model"),
-                "status": "completed", "output": list(_output_items(message, turn)), "error": None,
-                "usage": {"input_tokens": usage["prompt_tokens"], "output_tokens": usage["completion_tokens"],
-                          "total_tokens": usage["total_tokens"], "output_tokens_details": {"reasoning_tokens": 3},
-                          "input_tokens_details": {"cached_tokens": 0}}}
+        return {
+            "id": f"resp_{turn}",
+            "object": "response",
+            "created_at": 0,
+            "model": body.get("model"),
+            "status": "completed",
+            "output": list(_output_items(message, turn)),
+            "error": None,
+            "usage": {
+                "input_tokens": usage["prompt_tokens"],
+                "output_tokens": usage["completion_tokens"],
+                "total_tokens": usage["total_tokens"],
+                "output_tokens_details": {"reasoning_tokens": 3},
+                "input_tokens_details": {"cached_tokens": 0},
+            },
+        }
 
 
 def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
@@ -201,8 +226,11 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 def _usage(prompt: Any, message: Message) -> dict[str, int]:
     prompt_tokens = len(json.dumps(prompt)) // 4
     completion_tokens = len(json.dumps(message)) // 4
-    return {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens}
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
 
 
 def _responses_turns(items: list[dict[str, Any]]) -> int:
@@ -217,15 +245,29 @@ def _responses_turns(items: list[dict[str, Any]]) -> int:
 
 def _output_items(message: Message, turn: int) -> Iterator[dict[str, Any]]:
     if message.get("reasoning_content"):
-        yield {"type": "reasoning", "id": f"rs_{turn}",
-               "summary": [{"type": "summary_text", "text": message["reasoning_content"]}]}
+        yield {
+            "type": "reasoning",
+            "id": f"rs_{turn}",
+            "summary": [{"type": "summary_text", "text": message["reasoning_content"]}],
+        }
     if message.get("content"):
-        yield {"type": "message", "id": f"msg_{turn}", "role": "assistant", "status": "completed",
-               "content": [{"type": "output_text", "text": message["content"], "annotations": []}]}
+        yield {
+            "type": "message",
+            "id": f"msg_{turn}",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": message["content"], "annotations": []}],
+        }
     for k, call in enumerate(message.get("tool_calls") or []):
         function = call["function"]
-        yield {"type": "function_call", "id": f"fc_{turn}_{k}", "call_id": call.get("id") or f"fc_{turn}_{k}",
-               "name": function["name"], "arguments": function["arguments"], "status": "completed"}
+        yield {
+            "type": "function_call",
+            "id": f"fc_{turn}_{k}",
+            "call_id": call.get("id") or f"fc_{turn}_{k}",
+            "name": function["name"],
+            "arguments": function["arguments"],
+            "status": "completed",
+        }
 
 
 # --------------------------------------------------------------------------- scripts
@@ -280,8 +322,9 @@ UNKNOWN_TOOL = native({"name": "delete_everything", "arguments": {}})
 
 def oracle_book(env_id: str, task_ids: list[str]) -> ScriptBook:
     """The gold path of each task, one native tool call per message."""
-    return ScriptBook({opening: [native(a, turn=t) for t, a in enumerate(gold)]
-                       for opening, gold in _gold_paths(env_id, task_ids)})
+    return ScriptBook(
+        {opening: [native(a, turn=t) for t, a in enumerate(gold)] for opening, gold in _gold_paths(env_id, task_ids)}
+    )
 
 
 def malformed_book(env_id: str, task_ids: list[str]) -> ScriptBook:

@@ -13,8 +13,9 @@ from officegym.envs.invoice_approval.invariants import check_invariants
 
 from .strategies import INVOICE_READS, INVOICE_WRITES, MALFORMED, VENDOR_CALLS
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                          HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 INVOICE_ENV = gym.make("officegym/InvoiceApproval-v0", max_turns=10_000)
 VENDOR_ENV = gym.make("officegym/VendorReview-v0", max_turns=10_000)
 
@@ -24,8 +25,10 @@ def _is_valid(env: Any, action: Any) -> bool:
 
 
 @SETTINGS
-@given(task=st.sampled_from(["single-1", "batch-2", "long-3", "hard-4"]),
-       actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS, MALFORMED), min_size=1, max_size=25))
+@given(
+    task=st.sampled_from(["single-1", "batch-2", "long-3", "hard-4"]),
+    actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS, MALFORMED), min_size=1, max_size=25),
+)
 def test_invoice_env_survives_anything_and_keeps_its_books(task: str, actions: list[Any]) -> None:
     env = INVOICE_ENV
     env.reset(seed=0, options={"task_id": task})

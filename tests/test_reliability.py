@@ -43,12 +43,17 @@ def _episode_fingerprint(env_id: str, task_id: str, actions: list[Any]) -> str:
 
 def _cases() -> list[tuple[str, str, list[Any]]]:
     bundle = load_bundle()
-    vendor_path = [{"name": "search_docs", "arguments": {"query": "offline cache"}},
-                   {"name": "ask_it_channel", "arguments": {"question": "pilot feedback?"}},
-                   *VendorReviewEnv().gold_actions("vr-hard-01")]
+    vendor_path = [
+        {"name": "search_docs", "arguments": {"query": "offline cache"}},
+        {"name": "ask_it_channel", "arguments": {"question": "pilot feedback?"}},
+        *VendorReviewEnv().gold_actions("vr-hard-01"),
+    ]
     wrong = bundle.tasks["hard-2"].wrong_actions[0]["actions"]
-    return [(INVOICE, "hard-2", bundle.tasks["hard-2"].gold_actions), (INVOICE, "hard-2", wrong),
-            (VENDOR, "vr-hard-01", vendor_path)]
+    return [
+        (INVOICE, "hard-2", bundle.tasks["hard-2"].gold_actions),
+        (INVOICE, "hard-2", wrong),
+        (VENDOR, "vr-hard-01", vendor_path),
+    ]
 
 
 def test_same_task_and_actions_are_byte_identical_in_spawned_processes() -> None:
@@ -90,8 +95,12 @@ def test_step_info_before_the_end_carries_nothing_graded() -> None:
         env = gym.make(env_id)
         _, info = env.reset(options={"task_id": task})
         assert set(info) == {"system_prompt", "tools", "task_id", "tier"}
-        *_, step_info = env.step({"name": "read_doc" if env_id == VENDOR else "whoami",
-                                  "arguments": {"doc_id": "questionnaire"} if env_id == VENDOR else {}})
+        *_, step_info = env.step(
+            {
+                "name": "read_doc" if env_id == VENDOR else "whoami",
+                "arguments": {"doc_id": "questionnaire"} if env_id == VENDOR else {},
+            }
+        )
         assert set(step_info) == {"turn", "is_error"}
 
 
@@ -100,8 +109,10 @@ def test_vendor_tool_outputs_never_contain_the_answer_key() -> None:
     for scenario in scenarios().values():
         env.reset(options={"task_id": scenario.id})
         texts = [env.step({"name": "read_doc", "arguments": {"doc_id": d.id}})[0] for d in scenario.documents]
-        texts += [env.step({"name": "ask_it_channel", "arguments": {"question": " ".join(r.keywords)}})[0]
-                  for r in scenario.it_channel.routes]
+        texts += [
+            env.step({"name": "ask_it_channel", "arguments": {"question": " ".join(r.keywords)}})[0]
+            for r in scenario.it_channel.routes
+        ]
         texts.append(env.step({"name": "search_docs", "arguments": {"query": "requirement unmet gap"}})[0])
         blob = "\n".join(texts)
         for finding in (*scenario.planted_gaps, *scenario.distractors):
@@ -117,14 +128,19 @@ def test_a_corrupt_tasks_file_is_refused_with_the_fix(tmp_path: Path) -> None:
 
 
 def test_cli_errors_are_clear() -> None:
-    unknown_env = subprocess.run([sys.executable, "-m", "officegym.cli", "run", "officegym/Nope-v0"],
-                                 capture_output=True, text=True)
+    unknown_env = subprocess.run(
+        [sys.executable, "-m", "officegym.cli", "run", "officegym/Nope-v0"], capture_output=True, text=True
+    )
     assert unknown_env.returncode == 2 and "invalid choice" in unknown_env.stderr
-    unknown_task = subprocess.run([sys.executable, "-m", "officegym.cli", "run", INVOICE, "--task-id", "single-99"],
-                                  capture_output=True, text=True)
+    unknown_task = subprocess.run(
+        [sys.executable, "-m", "officegym.cli", "run", INVOICE, "--task-id", "single-99"],
+        capture_output=True,
+        text=True,
+    )
     assert unknown_task.returncode == 2 and "unknown task_id" in unknown_task.stdout
-    wrong_policy = subprocess.run([sys.executable, "-m", "officegym.cli", "run", VENDOR, "--policy", "solver"],
-                                  capture_output=True, text=True)
+    wrong_policy = subprocess.run(
+        [sys.executable, "-m", "officegym.cli", "run", VENDOR, "--policy", "solver"], capture_output=True, text=True
+    )
     assert wrong_policy.returncode == 2 and "InvoiceApproval-v0 only" in wrong_policy.stdout
 
 

@@ -12,8 +12,9 @@ FINISH = {"name": "finish", "arguments": {}}
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
-@pytest.mark.parametrize("env_id, task", [("officegym/InvoiceApproval-v0", "single-1"),
-                                          ("officegym/VendorReview-v0", "vr-easy-01")])
+@pytest.mark.parametrize(
+    "env_id, task", [("officegym/InvoiceApproval-v0", "single-1"), ("officegym/VendorReview-v0", "vr-easy-01")]
+)
 def test_autoreset_same_step_carries_the_grade(mode: str, env_id: str, task: str) -> None:
     envs: Any = officegym.make_vec(env_id, num_envs=2, vectorization_mode=mode)
     observations, _ = envs.reset(seed=0, options={"task_id": task})
@@ -29,7 +30,8 @@ def test_autoreset_same_step_carries_the_grade(mode: str, env_id: str, task: str
 def test_vector_kwargs_override_the_defaults() -> None:
     from gymnasium.vector import AutoresetMode
 
-    envs: Any = officegym.make_vec("officegym/VendorReview-v0", num_envs=1,
-                                   vector_kwargs={"autoreset_mode": AutoresetMode.NEXT_STEP})
+    envs: Any = officegym.make_vec(
+        "officegym/VendorReview-v0", num_envs=1, vector_kwargs={"autoreset_mode": AutoresetMode.NEXT_STEP}
+    )
     assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     envs.close()

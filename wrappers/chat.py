@@ -59,10 +59,15 @@ class ChatStats:
         self.reasoning_turns += parsed.reasoning is not None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"assistant_turns": self.assistant_turns, "tool_calls": self.tool_calls,
-                "parse_errors": self.parse_errors, "parse_error_kinds": dict(sorted(self.parse_error_kinds.items())),
-                "skipped_calls": self.skipped_calls, "reasoning_turns": self.reasoning_turns,
-                "formats": dict(sorted(self.formats.items()))}
+        return {
+            "assistant_turns": self.assistant_turns,
+            "tool_calls": self.tool_calls,
+            "parse_errors": self.parse_errors,
+            "parse_error_kinds": dict(sorted(self.parse_error_kinds.items())),
+            "skipped_calls": self.skipped_calls,
+            "reasoning_turns": self.reasoning_turns,
+            "formats": dict(sorted(self.formats.items())),
+        }
 
 
 class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorArgs):
@@ -96,10 +101,11 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
         observation, info = self.env.reset(seed=seed, options=options)
         self._clear()
         self.tools = [*info.get("tools", []), *([FINISH_SCHEMA] if self.offer_finish else [])]
-        self.messages = [{"role": "system", "content": info.get("system_prompt", "")},
-                         {"role": "user", "content": observation}]
-        return observation, {**info, "tools": self.tools, "messages": list(self.messages),
-                             "chat": self.stats.as_dict()}
+        self.messages = [
+            {"role": "system", "content": info.get("system_prompt", "")},
+            {"role": "user", "content": observation},
+        ]
+        return observation, {**info, "tools": self.tools, "messages": list(self.messages), "chat": self.stats.as_dict()}
 
     def step(self, action: Any) -> StepResult:
         if self.stop_reason is not None or not self.messages:
@@ -173,16 +179,21 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
         if terminated or truncated:
             self.grade = info.get("grade")
             name = action.get("name")
-            self.stop_reason = "max_turns" if truncated and not terminated else (
-                "finish" if name == FINISH else "terminal_tool")
+            self.stop_reason = (
+                "max_turns" if truncated and not terminated else ("finish" if name == FINISH else "terminal_tool")
+            )
         return observation, reward, terminated, truncated, info
 
     def _combine(self, results: list[StepResult], start: int) -> StepResult:
         observation = STEP_SEPARATOR.join(r[0] for r in results)
         reward = sum(float(r[1]) for r in results)
         _, _, terminated, truncated, info = results[-1]
-        info = {**info, "new_messages": self.messages[start:], "messages": list(self.messages),
-                "chat": self.stats.as_dict()}
+        info = {
+            **info,
+            "new_messages": self.messages[start:],
+            "messages": list(self.messages),
+            "chat": self.stats.as_dict(),
+        }
         if self.stop_reason is not None:
             info["stop_reason"] = self.stop_reason
         return observation, reward, terminated, truncated, info
@@ -194,14 +205,17 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
         self._used_ids.add(call_id)
         return call_id
 
-    def _assistant(self, parsed: ParsedMessage, ids: list[str] | None,
-                   original: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def _assistant(
+        self, parsed: ParsedMessage, ids: list[str] | None, original: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The assistant message as recorded: prose, tool calls with ids, reasoning."""
         out: dict[str, Any] = {"role": "assistant", "content": parsed.content}
         if ids is not None:
             native = original.get("tool_calls") if original is not None and parsed.format == NATIVE else None
-            out["tool_calls"] = [_tool_call_entry(call_id, item, native[k] if native else None)
-                                 for k, (call_id, item) in enumerate(zip(ids, parsed.items, strict=True))]
+            out["tool_calls"] = [
+                _tool_call_entry(call_id, item, native[k] if native else None)
+                for k, (call_id, item) in enumerate(zip(ids, parsed.items, strict=True))
+            ]
         elif parsed.errors:
             out["content"] = parsed.text
         if parsed.reasoning is not None:
@@ -212,8 +226,16 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
         self.messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
 
     def _log(self, call_id: str | None, name: str | None, arguments: dict[str, Any], error: str | None) -> None:
-        self.calls.append({"turn": self.turn, "id": call_id, "name": name, "arguments": arguments,
-                           "parse_error": error, "failed": error is not None})
+        self.calls.append(
+            {
+                "turn": self.turn,
+                "id": call_id,
+                "name": name,
+                "arguments": arguments,
+                "parse_error": error,
+                "failed": error is not None,
+            }
+        )
 
 
 def assistant_message(action: Any) -> dict[str, Any] | None:
@@ -238,15 +260,17 @@ def _is_tool_call(action: Any) -> bool:
 
 
 def _from_tool_calls(calls: list[Mapping[str, Any]]) -> dict[str, Any]:
-    entries = [{"type": "function", "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
-               for c in calls]
+    entries = [
+        {"type": "function", "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}} for c in calls
+    ]
     return {"role": "assistant", "content": None, "tool_calls": entries}
 
 
 def _unreadable(action: Any) -> ParsedMessage:
     kind = type(action).__name__
-    error = CallError("not_an_object", f"an action must be an assistant message or a tool call, got {kind}",
-                      repr(action)[:300])
+    error = CallError(
+        "not_an_object", f"an action must be an assistant message or a tool call, got {kind}", repr(action)[:300]
+    )
     return ParsedMessage("unreadable", [error], None, None, repr(action)[:300])
 
 
@@ -258,8 +282,11 @@ def _tool_call_entry(call_id: str, item: ParsedCall | CallError, native: Any) ->
     function = native.get("function") if isinstance(native, Mapping) else None
     name = function.get("name") if isinstance(function, Mapping) else None
     raw = function.get("arguments") if isinstance(function, Mapping) else item.raw
-    return {"id": call_id, "type": "function",
-            "function": {"name": name if isinstance(name, str) else "",
-                         "arguments": raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False,
-                                                                                  default=repr)}}
-
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {
+            "name": name if isinstance(name, str) else "",
+            "arguments": raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False, default=repr),
+        },
+    }

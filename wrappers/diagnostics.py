@@ -30,10 +30,17 @@ SUMMARY_KEY = "episode_diagnostics"
 class ProgressDiagnostics(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorArgs):
     """Per-step progress measures and an end-of-episode summary in ``info``; ``reset`` clears the episode."""
 
-    def __init__(self, env: gym.Env[Any, Any], *, buffer_length: int = 100, info_key: str = PROGRESS_KEY,
-                 summary_key: str = SUMMARY_KEY) -> None:
-        gym.utils.RecordConstructorArgs.__init__(self, buffer_length=buffer_length, info_key=info_key,
-                                                 summary_key=summary_key)
+    def __init__(
+        self,
+        env: gym.Env[Any, Any],
+        *,
+        buffer_length: int = 100,
+        info_key: str = PROGRESS_KEY,
+        summary_key: str = SUMMARY_KEY,
+    ) -> None:
+        gym.utils.RecordConstructorArgs.__init__(
+            self, buffer_length=buffer_length, info_key=info_key, summary_key=summary_key
+        )
         gym.Wrapper.__init__(self, env)
         progress_reporter(env)  # fail at construction, not mid-training, if the env reports no progress
         self.info_key = info_key
@@ -59,8 +66,12 @@ class ProgressDiagnostics(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConst
         self.episode_length += 1
         if terminated or truncated:
             self._ended = True
-            summary = {"r": self.episode_return, "l": self.episode_length,
-                       "success": 1.0 if is_success(measures) else 0.0, **measures}
+            summary = {
+                "r": self.episode_return,
+                "l": self.episode_length,
+                "success": 1.0 if is_success(measures) else 0.0,
+                **measures,
+            }
             self.summaries.append(summary)
             info[self.summary_key] = summary
         return observation, reward, terminated, truncated, info

@@ -50,8 +50,14 @@ def catalogue_for(env: gym.Env[Any, Any], horizon: int) -> Catalogue:
 class DiscreteToolCalls(gym.Wrapper[Features, np.int64, Any, Any], gym.utils.RecordConstructorArgs):
     """``Discrete(K)`` actions over a fixed tool-call catalogue, ``Box`` text features, ``action_masks()``."""
 
-    def __init__(self, env: gym.Env[Any, Any], *, dim: int = 256, max_steps: int | None = None,
-                 catalogue: Catalogue | None = None) -> None:
+    def __init__(
+        self,
+        env: gym.Env[Any, Any],
+        *,
+        dim: int = 256,
+        max_steps: int | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, dim=dim, max_steps=max_steps)
         gym.Wrapper.__init__(self, env)
         self.max_steps = max_steps if max_steps is not None else 2 * int(env.unwrapped.max_turns)  # type: ignore[attr-defined]
@@ -74,8 +80,9 @@ class DiscreteToolCalls(gym.Wrapper[Features, np.int64, Any, Any], gym.utils.Rec
         """Which catalogue entries make sense now (sb3-contrib's ``MaskablePPO`` calls this every step)."""
         return self.catalogue.mask()
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Features, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Features, dict[str, Any]]:
         text, info = self._text_env.reset(seed=seed, options=options)
         self.catalogue.start(text, info)
         self._opening = self.bag.encode(text)
@@ -97,12 +104,16 @@ class DiscreteToolCalls(gym.Wrapper[Features, np.int64, Any, Any], gym.utils.Rec
         self._last = self.bag.encode(text)
         np.maximum(self._memory, self._last, out=self._memory)
         info.setdefault("is_error", text.startswith("Error:"))
-        info.update(text=text, tool_call=None if isinstance(resolved, Internal) else resolved,
-                    action_label=self.catalogue.labels[index])
+        info.update(
+            text=text,
+            tool_call=None if isinstance(resolved, Internal) else resolved,
+            action_label=self.catalogue.labels[index],
+        )
         return self._features(), reward, terminated, truncated, info
 
-    def _execute(self, index: int, resolved: Action | Internal) -> tuple[str, SupportsFloat, bool, bool,
-                                                                         dict[str, Any]]:
+    def _execute(
+        self, index: int, resolved: Action | Internal
+    ) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
         """Run a tool call through the env, or an internal entry through the catalogue (no env turn)."""
         if isinstance(resolved, Internal):
             text = self.catalogue.apply(resolved)

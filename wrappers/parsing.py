@@ -24,9 +24,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT_HINT = ('Call a tool through the tools API, or write each call as one JSON object '
-               '{"name": "<tool>", "arguments": {...}} inside <tool_call></tool_call> tags. '
-               "To finish, reply without any tool call.")
+FORMAT_HINT = (
+    "Call a tool through the tools API, or write each call as one JSON object "
+    '{"name": "<tool>", "arguments": {...}} inside <tool_call></tool_call> tags. '
+    "To finish, reply without any tool call."
+)
 
 ERROR_KINDS = ("invalid_json", "unclosed_tag", "empty_call", "not_an_object", "missing_name", "invalid_arguments")
 
@@ -116,7 +118,7 @@ def parse_text(text: str) -> ParsedMessage:
     JSON object inside prose, tried in that order. Prose with none of them parses to no calls."""
     for prefix in _PREFIXES:
         if text.lstrip().startswith(prefix):
-            text = text.lstrip()[len(prefix):]
+            text = text.lstrip()[len(prefix) :]
     if "<tool_call>" in text:
         return _from_tags(text)
     fences = [m for m in _FENCE.finditer(text) if _json_fence(m)]
@@ -177,8 +179,13 @@ def _from_tags(text: str) -> ParsedMessage:
             continue
         found = _calls_from_json(body, match.group(0))
         if not closed and any(isinstance(i, CallError) and i.kind == "invalid_json" for i in found):
-            found = [CallError("unclosed_tag", "a <tool_call> tag is not closed and its JSON is cut off "
-                               "(was the reply truncated?)", _clip(match.group(0)))]
+            found = [
+                CallError(
+                    "unclosed_tag",
+                    "a <tool_call> tag is not closed and its JSON is cut off (was the reply truncated?)",
+                    _clip(match.group(0)),
+                )
+            ]
         items.extend(found)
     rest = _TAG.sub("", text).strip()
     return ParsedMessage(HERMES, items, rest or None)
@@ -234,7 +241,7 @@ def _embedded_calls(text: str) -> tuple[list[ParsedCall], str]:
         try:
             value, end = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
-            rest.append(text[position:start + 1])
+            rest.append(text[position : start + 1])
             position = start + 1
             continue
         call = _call_from_object(value, text[start:end]) if _call_shaped(value) else None
@@ -249,8 +256,11 @@ def _embedded_calls(text: str) -> tuple[list[ParsedCall], str]:
 
 
 def _call_shaped(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("name"), str) and (
-        "arguments" in value or "parameters" in value)
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and ("arguments" in value or "parameters" in value)
+    )
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -272,7 +282,7 @@ def _split_think(text: str) -> tuple[str | None, str]:
     match = _THINK.search(text)
     if match is None:
         return None, text
-    return match.group(1).strip() or None, (text[:match.start()] + text[match.end():]).strip()
+    return match.group(1).strip() or None, (text[: match.start()] + text[match.end() :]).strip()
 
 
 def _unfence(body: str) -> str:
@@ -295,8 +305,15 @@ def _text_or_none(value: Any) -> str | None:
 
 
 def _json_type(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
-             float: "a number", type(None): "null"}
+    names = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+    }
     return names.get(type(value), type(value).__name__)
 
 

@@ -29,8 +29,10 @@ def progress_reporter(env: gym.Env[Any, Any]) -> ReportsProgress:
     """The unwrapped env, if it reports progress; a clear error (at wrapper construction) if it does not."""
     inner = env.unwrapped
     if not isinstance(inner, ReportsProgress):
-        raise TypeError(f"{type(inner).__name__} has no progress() method; officegym's diagnostics and shaping "
-                        "wrappers need an env that reports its progress (every officegym env does)")
+        raise TypeError(
+            f"{type(inner).__name__} has no progress() method; officegym's diagnostics and shaping "
+            "wrappers need an env that reports its progress (every officegym env does)"
+        )
     return inner
 
 

@@ -61,7 +61,11 @@ class PotentialShaping(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstruc
         observation, reward, terminated, truncated, info = super().step(action)
         potential = 0.0 if terminated else self.potential(progress_of(self.env))
         bonus = self.gamma * potential - self.last_potential
-        info[SHAPING_KEY] = {"env_reward": float(reward), "bonus": bonus, "potential": potential,
-                             "previous_potential": self.last_potential}
+        info[SHAPING_KEY] = {
+            "env_reward": float(reward),
+            "bonus": bonus,
+            "potential": potential,
+            "previous_potential": self.last_potential,
+        }
         self.last_potential = potential
         return observation, float(reward) + bonus, terminated, truncated, info

@@ -11,4 +11,13 @@ __all__ = [
     "FINISH_ACTION",
     "FINISH_SCHEMA",
     "Action",
-    "Grade", "MaxLen", "Outcome", "Range", "Tool", "ToolBox", "ToolEnv", "ToolError", "tool"]
+    "Grade",
+    "MaxLen",
+    "Outcome",
+    "Range",
+    "Tool",
+    "ToolBox",
+    "ToolEnv",
+    "ToolError",
+    "tool",
+]

@@ -16,5 +16,8 @@ class EpisodeStats:
     tool_calls: Counter[str] = field(default_factory=Counter)
 
     def as_diagnostics(self) -> dict[str, Any]:
-        return {"turns": self.turns, "invalid_calls": self.invalid_calls,
-                "tool_calls": dict(sorted(self.tool_calls.items()))}
+        return {
+            "turns": self.turns,
+            "invalid_calls": self.invalid_calls,
+            "tool_calls": dict(sorted(self.tool_calls.items())),
+        }

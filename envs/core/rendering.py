@@ -53,8 +53,14 @@ def print_entry(console: Console, entry: TranscriptEntry) -> None:
         console.print(Panel(Text(_clip(entry.result)), title="work order", border_style="cyan"))
         return
     style = "red" if entry.result.startswith("Error:") else "green"
-    console.print(Panel(Text(_clip(entry.result, 600)), title=Text(f"turn {entry.turn}: {_call_text(entry)}"[:160]),
-                        title_align="left", border_style=style))
+    console.print(
+        Panel(
+            Text(_clip(entry.result, 600)),
+            title=Text(f"turn {entry.turn}: {_call_text(entry)}"[:160]),
+            title_align="left",
+            border_style=style,
+        )
+    )
 
 
 def print_grade(console: Console, grade: dict[str, Any]) -> None:

@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 
-def select_task_ids(tiers_by_id: Mapping[str, str], task_ids: Sequence[str] | str | None, tier: str | None,
-                    tiers: Sequence[str], noun: str, example: str) -> list[str]:
+def select_task_ids(
+    tiers_by_id: Mapping[str, str],
+    task_ids: Sequence[str] | str | None,
+    tier: str | None,
+    tiers: Sequence[str],
+    noun: str,
+    example: str,
+) -> list[str]:
     """The selected IDs: ``task_ids`` in the given order (all known ones, in their order, if None), kept when
     their tier is ``tier`` (any tier if None). ``noun`` and ``example`` make the error messages domain-specific."""
     if tier is not None and tier not in tiers:

@@ -52,8 +52,10 @@ class Tool:
 
     def openai_schema(self) -> JsonSchema:
         """The tool in OpenAI's ``tools=[...]`` format."""
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
 
 
 def tool(*, writes: bool = False, terminal: bool = False) -> Callable[[Callable[..., str]], Tool]:
@@ -64,6 +66,7 @@ def tool(*, writes: bool = False, terminal: bool = False) -> Callable[[Callable[
         description, arg_docs = parse_docstring(func.__doc__ or "")
         hints = typing.get_type_hints(func, include_extras=True)
         params = list(inspect.signature(func).parameters.values())[1:]  # the first one is the episode context
+        _check_documented(func.__name__, description, [p.name for p in params], arg_docs)
         properties: dict[str, JsonSchema] = {}
         required: list[str] = []
         for param in params:
@@ -73,11 +76,31 @@ def tool(*, writes: bool = False, terminal: bool = False) -> Callable[[Callable[
             if param.default is inspect.Parameter.empty:
                 required.append(param.name)
             properties[param.name] = prop
-        parameters: JsonSchema = {"type": "object", "properties": properties, "required": required,
-                                  "additionalProperties": False}
+        parameters: JsonSchema = {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
         return Tool(func.__name__, description, parameters, func, writes, terminal)
 
     return wrap
+
+
+def _check_documented(name: str, description: str, params: list[str], arg_docs: dict[str, str]) -> None:
+    """The docstring is all the model knows of a tool, so a tool without a description, a parameter without
+    an ``Args:`` entry, or an entry for a parameter that does not exist is refused when the tool is defined."""
+    if not description:
+        raise TypeError(f"tool {name}: the docstring has no description; the model reads it to choose the tool")
+    undocumented = [p for p in params if not arg_docs.get(p)]
+    if undocumented:
+        raise TypeError(
+            f"tool {name}: parameter(s) {', '.join(undocumented)} not documented in the docstring's "
+            "Args: section; the model sees only what the docstring says"
+        )
+    unknown = [a for a in arg_docs if a not in params]
+    if unknown:
+        raise TypeError(f"tool {name}: the docstring documents {', '.join(unknown)}, which the function does not take")
 
 
 def schema_for(hint: Any) -> JsonSchema:

@@ -67,8 +67,7 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
 
     def __init__(self, *, max_turns: int, render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                             f"got {render_mode!r}")
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
         self.render_mode = render_mode
@@ -153,8 +152,10 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         if task_id is None:
             task_id = task_ids[int(self.np_random.integers(len(task_ids)))]
         elif task_id not in task_ids:
-            raise ValueError(f"unknown task_id {task_id!r} for this env; it has {len(task_ids)} selected tasks "
-                             f"(e.g. {', '.join(task_ids[:3])})")
+            raise ValueError(
+                f"unknown task_id {task_id!r} for this env; it has {len(task_ids)} selected tasks "
+                f"(e.g. {', '.join(task_ids[:3])})"
+            )
         self._ctx, opening, task_info = self._start_episode(task_id)
         self.stats = EpisodeStats()
         self._done = False
@@ -162,8 +163,7 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         self._transcript = [TranscriptEntry(0, None, {}, opening)]
         if self.render_mode == "human":
             print_entry(self._get_console(), self._transcript[0])
-        info = {"system_prompt": self.system_prompt(), "tools": self.tool_schemas, "task_id": task_id,
-                **task_info}
+        info = {"system_prompt": self.system_prompt(), "tools": self.tool_schemas, "task_id": task_id, **task_info}
         return opening, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:

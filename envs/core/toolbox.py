@@ -69,8 +69,10 @@ class ToolBox:
             return Outcome("Episode finished. Your work will now be graded.", ended=True, call=call)
         tool = self.tools.get(name)
         if tool is None:
-            return _error(f"unknown tool '{name[:80]}'. Available tools: {', '.join(self.tools)} "
-                          "(or finish when you are done).", call=call)
+            return _error(
+                f"unknown tool '{name[:80]}'. Available tools: {', '.join(self.tools)} (or finish when you are done).",
+                call=call,
+            )
         problem = self.checkers[name](arguments)
         if problem:
             return _error(f"{name}: {problem}", name, call)

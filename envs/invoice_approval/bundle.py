@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from ..core.assets import asset_path
 from .db import (
     CANONICAL_SEED,
-    asset_path,
     connect_bytes,
     episode_template,
     fingerprint,
@@ -57,8 +57,10 @@ def read_tasks(path: Path) -> list[Task]:
         try:
             tasks.append(task_from_dict(json.loads(line)))
         except (ValueError, TypeError) as error:
-            raise ValueError(f"{path}:{number}: not a valid task record ({error}); regenerate the file with "
-                             "`python -m officegym.envs.invoice_approval.authoring.generate`") from error
+            raise ValueError(
+                f"{path}:{number}: not a valid task record ({error}); regenerate the file with "
+                "`python -m officegym.envs.invoice_approval.authoring.generate`"
+            ) from error
     return tasks
 
 
@@ -68,7 +70,7 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
     if company_seed == CANONICAL_SEED:
         seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
         verify_seed_bytes(seed_bytes, print_)  # once per process (~8 ms): a damaged asset fails loudly here
-        tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(TASKS_FILE))
+        tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path("invoice_approval", TASKS_FILE))
     else:  # offline work at run time: only for a company that is not shipped
         from .authoring.seed_db import build_seed_db
         from .authoring.task_builder import generate_tasks
@@ -81,11 +83,12 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
         tasks = read_tasks(Path(tasks_path)) if tasks_path else generate_tasks(world)
     for task in tasks:
         if task.seed_fingerprint != print_:
-            raise ValueError(f"task {task.id!r} was made for another company (fingerprint "
-                             f"{task.seed_fingerprint[:12]}..., this company is {print_[:12]}... from seed "
-                             f"{company_seed}); pass the company_seed its tasks were generated from")
-    return Bundle(company_seed, seed_bytes, episode_template(seed_bytes), print_,
-                  {t.id: t for t in tasks})
+            raise ValueError(
+                f"task {task.id!r} was made for another company (fingerprint "
+                f"{task.seed_fingerprint[:12]}..., this company is {print_[:12]}... from seed "
+                f"{company_seed}); pass the company_seed its tasks were generated from"
+            )
+    return Bundle(company_seed, seed_bytes, episode_template(seed_bytes), print_, {t.id: t for t in tasks})
 
 
 def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:
@@ -95,8 +98,12 @@ def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:
         actual = fingerprint(conn)
         conn.close()
     except sqlite3.DatabaseError as error:
-        raise ValueError(f"the seed database is damaged ({error}); regenerate assets with "
-                         "`python -m officegym.envs.invoice_approval.authoring.generate`") from error
+        raise ValueError(
+            f"the seed database is damaged ({error}); regenerate assets with "
+            "`python -m officegym.envs.invoice_approval.authoring.generate`"
+        ) from error
     if actual != expected:
-        raise ValueError(f"seed database fingerprint {actual[:12]}... does not match {expected[:12]}...; "
-                         "regenerate assets with `python -m officegym.envs.invoice_approval.authoring.generate`")
+        raise ValueError(
+            f"seed database fingerprint {actual[:12]}... does not match {expected[:12]}...; "
+            "regenerate assets with `python -m officegym.envs.invoice_approval.authoring.generate`"
+        )

@@ -53,8 +53,14 @@ INVOICE_ID = ID_PATTERNS["invoice_id"]
 APPROVER_ID = re.compile(r"AP-\d+")
 LIST_STATUSES = ("received", "approved", "rejected", "on_hold", "escalated")
 DECISIONS: tuple[tuple[str, str], ...] = (
-    ("approve", ""), ("reject", "DUPLICATE"), ("reject", "MISSING_PO"), ("reject", "INVALID_PO"),
-    ("reject", "VAT_ERROR"), ("hold", "SUPPLIER_BLOCKED"), ("hold", "PO_EXCEEDED"), ("escalate", "target"),
+    ("approve", ""),
+    ("reject", "DUPLICATE"),
+    ("reject", "MISSING_PO"),
+    ("reject", "INVALID_PO"),
+    ("reject", "VAT_ERROR"),
+    ("hold", "SUPPLIER_BLOCKED"),
+    ("hold", "PO_EXCEEDED"),
+    ("escalate", "target"),
 )
 SLOT_FEATURES = 6
 GLOBAL_FEATURES = 4
@@ -107,8 +113,9 @@ def company_approvers(env: InvoiceApprovalEnv) -> list[tuple[str, int | None]]:
 class InvoiceCatalogue:
     """The slot-based catalogue above, with the per-episode state that fills in its arguments."""
 
-    def __init__(self, env: InvoiceApprovalEnv, *, horizon: int | None = None, slots: int = 10,
-                 approvers: int = 16) -> None:
+    def __init__(
+        self, env: InvoiceApprovalEnv, *, horizon: int | None = None, slots: int = 10, approvers: int = 16
+    ) -> None:
         self.approvers = company_approvers(env)
         if len(self.approvers) > approvers:
             raise ValueError(f"the company has {len(self.approvers)} approvers; use approvers >= that")
@@ -149,8 +156,10 @@ class InvoiceCatalogue:
         if entry.verb == "read_po":
             return {"name": "get_purchase_order", "arguments": {"po_number": record.get("po_number") or UNKNOWN}}
         if entry.verb == "list_supplier_invoices":
-            return {"name": "list_invoices", "arguments": {"status": entry.arg, "limit": 200,
-                                                           "supplier_id": record.get("supplier_id") or UNKNOWN}}
+            return {
+                "name": "list_invoices",
+                "arguments": {"status": entry.arg, "limit": 200, "supplier_id": record.get("supplier_id") or UNKNOWN},
+            }
         return self._decision(entry, iid, record)
 
     def _decision(self, entry: Entry, iid: str, record: Mapping[str, Any]) -> Action:
@@ -235,8 +244,12 @@ class InvoiceCatalogue:
         return True
 
     def numeric(self) -> NDArray[np.float32]:
-        values = [min(1.0, self.steps / self.horizon), float(self.read_globals["whoami"]),
-                  float(self.read_globals["list_approvers"]), float(self.last_error)]
+        values = [
+            min(1.0, self.steps / self.horizon),
+            float(self.read_globals["whoami"]),
+            float(self.read_globals["list_approvers"]),
+            float(self.last_error),
+        ]
         for k in range(self.slot_count):
             slot = self.slots[k] if k < len(self.slots) else None
             values += _slot_features(slot)
@@ -247,5 +260,11 @@ def _slot_features(slot: Slot | None) -> list[float]:
     if slot is None:
         return [0.0] * SLOT_FEATURES
     listed = sum(slot.listed.values()) / len(LIST_STATUSES)
-    return [1.0, float(slot.record is not None), float(slot.supplier_read), float(slot.po_read), listed,
-            float(slot.decided)]
+    return [
+        1.0,
+        float(slot.record is not None),
+        float(slot.supplier_read),
+        float(slot.po_read),
+        listed,
+        float(slot.decided),
+    ]

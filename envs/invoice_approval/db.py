@@ -12,16 +12,21 @@ import hashlib
 import json
 import sqlite3
 from functools import cache
-from importlib import resources
-from pathlib import Path
 
+from ..core.assets import asset_path, read_text
 from .read_model import add_change_log
 
 CANONICAL_SEED = 42
 """The company shipped in ``assets/invoice_approval``; any other seed is generated on first use."""
 HIDDEN_COLUMNS = ("trap", "intended", "design_actor")
-TABLE_KEYS = {"approvers": "approver_id", "suppliers": "supplier_id", "purchase_orders": "po_number",
-              "invoices": "invoice_id", "ledger": "line_id", "audit_log": "entry_id"}
+TABLE_KEYS = {
+    "approvers": "approver_id",
+    "suppliers": "supplier_id",
+    "purchase_orders": "po_number",
+    "invoices": "invoice_id",
+    "ledger": "line_id",
+    "audit_log": "entry_id",
+}
 SEED_FILE = "seed.sqlite"
 FINGERPRINT_FILE = "seed.sha256"
 
@@ -66,14 +71,9 @@ def fingerprint(conn: sqlite3.Connection) -> str:
         cursor = conn.execute(f"SELECT * FROM {table} ORDER BY {key}")
         columns = [c[0] for c in cursor.description]
         for row in cursor:
-            digest.update(json.dumps(dict(zip(columns, row, strict=True)), sort_keys=True,
-                                     ensure_ascii=False).encode())
+            digest.update(json.dumps(dict(zip(columns, row, strict=True)), sort_keys=True, ensure_ascii=False).encode())
             digest.update(b"\n")
     return digest.hexdigest()
-
-
-def asset_path(name: str) -> Path:
-    return Path(str(resources.files("officegym") / "assets" / "invoice_approval" / name))
 
 
 def connect_bytes(blob: bytes) -> sqlite3.Connection:
@@ -100,10 +100,9 @@ def episode_template(seed_bytes: bytes) -> bytes:
 @cache
 def shipped_seed_bytes() -> bytes:
     """The canonical seed shipped in assets (cached per process)."""
-    return asset_path(SEED_FILE).read_bytes()
+    return asset_path("invoice_approval", SEED_FILE).read_bytes()
 
 
 @cache
 def shipped_fingerprint() -> str:
-    return asset_path(FINGERPRINT_FILE).read_text(encoding="utf-8").strip()
-
+    return read_text(asset_path("invoice_approval", FINGERPRINT_FILE)).strip()

@@ -91,9 +91,15 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
     DEMO: ClassVar[Demo] = Demo("batch-3", ("solver", "oracle", "random"))
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
 
-    def __init__(self, task_ids: Sequence[str] | None = None, tier: str | None = None,
-                 max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None,
-                 company_seed: int = CANONICAL_SEED, tasks_path: str | None = None) -> None:
+    def __init__(
+        self,
+        task_ids: Sequence[str] | None = None,
+        tier: str | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        render_mode: str | None = None,
+        company_seed: int = CANONICAL_SEED,
+        tasks_path: str | None = None,
+    ) -> None:
         self.bundle: Bundle = load_bundle(company_seed, tasks_path)
         tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
         example = "'single-1', 'batch-3', 'long-2', 'hard-10'"
@@ -101,8 +107,10 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         longest = max(self._selected, key=lambda t: len(self.bundle.tasks[t].gold_actions))
         need = len(self.bundle.tasks[longest].gold_actions)
         if max_turns < need:
-            raise ValueError(f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
-                             f"use max_turns >= {need} or select other tasks")
+            raise ValueError(
+                f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
+                f"use max_turns >= {need} or select other tasks"
+            )
         self._progress: InvoiceProgress | None = None
         super().__init__(max_turns=max_turns, render_mode=render_mode)
 
@@ -161,4 +169,3 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         if self._ctx is not None:
             self._ctx.conn.close()
         super().close()
-

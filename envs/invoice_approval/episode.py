@@ -53,9 +53,10 @@ class InvoiceEpisode:
 
     def audit(self, tool: str, invoice_id: str, arguments: dict[str, Any]) -> None:
         """Every successful write is logged with the acting approver (the four-eyes trail)."""
-        self.conn.execute("INSERT INTO audit_log (approver_id, tool, invoice_id, arguments) VALUES (?, ?, ?, ?)",
-                          (self.actor["approver_id"], tool, invoice_id,
-                           json.dumps(arguments, ensure_ascii=False, sort_keys=True)))
+        self.conn.execute(
+            "INSERT INTO audit_log (approver_id, tool, invoice_id, arguments) VALUES (?, ?, ?, ?)",
+            (self.actor["approver_id"], tool, invoice_id, json.dumps(arguments, ensure_ascii=False, sort_keys=True)),
+        )
 
 
 def to_json(value: Any) -> str:

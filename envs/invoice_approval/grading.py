@@ -31,13 +31,18 @@ class BookState:
 
 
 def book_state(conn: sqlite3.Connection) -> BookState:
-    invoices = {row[0]: (row[1], row[2], row[3]) for row in
-                conn.execute("SELECT invoice_id, status, reason_code, assigned_to FROM invoices")}
-    pos = {row[0]: (row[1], row[2]) for row in
-           conn.execute("SELECT po_number, net_invoiced_cents, status FROM purchase_orders")}
+    invoices = {
+        row[0]: (row[1], row[2], row[3])
+        for row in conn.execute("SELECT invoice_id, status, reason_code, assigned_to FROM invoices")
+    }
+    pos = {
+        row[0]: (row[1], row[2])
+        for row in conn.execute("SELECT po_number, net_invoiced_cents, status FROM purchase_orders")
+    }
     ledger: Counter[LedgerKey] = Counter(
         (row[0], row[1], row[2], row[3])
-        for row in conn.execute("SELECT invoice_id, account, debit_cents, credit_cents FROM ledger"))
+        for row in conn.execute("SELECT invoice_id, account, debit_cents, credit_cents FROM ledger")
+    )
     return BookState(invoices, pos, ledger)
 
 
@@ -45,10 +50,12 @@ def compare(final: BookState, gold: BookState, scope: Sequence[str]) -> Grade:
     """The exact-match reward and diagnostics under stable keys."""
     in_scope = set(scope)
     scope_ok = sum(1 for iid in scope if final.invoices.get(iid) == gold.invoices.get(iid))
-    collateral = sorted(iid for iid, state in final.invoices.items()
-                        if iid not in in_scope and state != gold.invoices.get(iid))
-    po_mismatches = sorted(num for num, state in final.purchase_orders.items()
-                           if state != gold.purchase_orders.get(num))
+    collateral = sorted(
+        iid for iid, state in final.invoices.items() if iid not in in_scope and state != gold.invoices.get(iid)
+    )
+    po_mismatches = sorted(
+        num for num, state in final.purchase_orders.items() if state != gold.purchase_orders.get(num)
+    )
     ledger_diff = (final.ledger - gold.ledger) + (gold.ledger - final.ledger)
     matches = not collateral and not po_mismatches and not ledger_diff and scope_ok == len(scope)
     diagnostics: dict[str, Any] = {

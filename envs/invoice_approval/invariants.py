@@ -42,15 +42,17 @@ def check_invariants(episode: InvoiceEpisode, template: bytes) -> list[str]:
     return problems
 
 
-def _transition_problems(before: dict[str, tuple[object, ...]], after: dict[str, tuple[object, ...]],
-                         written: list[str]) -> list[str]:
+def _transition_problems(
+    before: dict[str, tuple[object, ...]], after: dict[str, tuple[object, ...]], written: list[str]
+) -> list[str]:
     problems = [f"{iid} changed from status {before[iid][1]}" for iid in written if before[iid][1] != "received"]
     problems += [f"{iid} changed but is still received" for iid in written if after[iid][1] == "received"]
     return problems
 
 
-def _ledger_problems(conn: sqlite3.Connection, before: dict[str, tuple[object, ...]],
-                     after: dict[str, tuple[object, ...]]) -> list[str]:
+def _ledger_problems(
+    conn: sqlite3.Connection, before: dict[str, tuple[object, ...]], after: dict[str, tuple[object, ...]]
+) -> list[str]:
     lines: dict[str, list[tuple[int, int]]] = {}
     for iid, debit, credit in conn.execute("SELECT invoice_id, debit_cents, credit_cents FROM ledger"):
         lines.setdefault(iid, []).append((debit, credit))
@@ -67,8 +69,13 @@ def _ledger_problems(conn: sqlite3.Connection, before: dict[str, tuple[object, .
     return problems
 
 
-def _po_problems(conn: sqlite3.Connection, po_before: dict[str, int], before: dict[str, tuple[object, ...]],
-                 after: dict[str, tuple[object, ...]], written: list[str]) -> list[str]:
+def _po_problems(
+    conn: sqlite3.Connection,
+    po_before: dict[str, int],
+    before: dict[str, tuple[object, ...]],
+    after: dict[str, tuple[object, ...]],
+    written: list[str],
+) -> list[str]:
     added: Counter[str] = Counter()
     for iid in written:
         if after[iid][1] == "approved" and after[iid][4] in po_before:

@@ -21,8 +21,16 @@ from .episode import InvoiceEpisode
 from .grading import BookState, book_state, compare
 
 PROGRESS_KEYS: Final[tuple[str, ...]] = (
-    "turns", "invalid_calls", "scope_size", "invoices_decided", "decided_correctly", "decided_wrongly",
-    "collateral_changes", "po_mismatches", "ledger_mismatches", "reward",
+    "turns",
+    "invalid_calls",
+    "scope_size",
+    "invoices_decided",
+    "decided_correctly",
+    "decided_wrongly",
+    "collateral_changes",
+    "po_mismatches",
+    "ledger_mismatches",
+    "reward",
 )
 
 

@@ -27,11 +27,15 @@ from functools import cache
 
 from .json_sql import json_object_sql
 
-INVOICE_COLUMNS = ("invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
-                   "category, expense_account, net_cents, vat_rate, vat_cents, gross_cents, currency, description, "
-                   "status, reason_code, assigned_to")
-SUPPLIER_COLUMNS = ("supplier_id, creditor_no, name, street, postal_code, city, country, vat_id, iban, "
-                    "payment_terms, category, is_blocked?, block_reason")
+INVOICE_COLUMNS = (
+    "invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
+    "category, expense_account, net_cents, vat_rate, vat_cents, gross_cents, currency, description, "
+    "status, reason_code, assigned_to"
+)
+SUPPLIER_COLUMNS = (
+    "supplier_id, creditor_no, name, street, postal_code, city, country, vat_id, iban, "
+    "payment_terms, category, is_blocked?, block_reason"
+)
 PO_COLUMNS = "po_number, supplier_id, order_date, cost_center, description, net_cents, net_invoiced_cents, status"
 CHANGE_LOG = "record_changes"
 
@@ -115,8 +119,9 @@ class RecordView:
     def _catch_up(self) -> None:
         """Recompute the records logged since the last catch-up (committed entries only: called outside any
         transaction)."""
-        rows = self.conn.execute(f"SELECT rowid, tbl, key FROM {CHANGE_LOG} WHERE rowid > ? ORDER BY rowid",
-                                 (self.log_position,)).fetchall()
+        rows = self.conn.execute(
+            f"SELECT rowid, tbl, key FROM {CHANGE_LOG} WHERE rowid > ? ORDER BY rowid", (self.log_position,)
+        ).fetchall()
         for table, key in dict.fromkeys((table, key) for _, table, key in rows):
             self.changed[table, key] = self._from_books(RECORDS[table], key)
         if rows:
@@ -131,6 +136,9 @@ def stale_records(view: RecordView) -> list[str]:
     for table, record in RECORDS.items():
         live = dict(view.conn.execute(record.all_sql).fetchall())
         keys = live.keys() | view.base[table].keys() | {key for t, key in view.changed if t == table}
-        problems += [f"{table} {key}: the view shows stale data" for key in sorted(keys)
-                     if view.get(record, key) != live.get(key)]
+        problems += [
+            f"{table} {key}: the view shows stale data"
+            for key in sorted(keys)
+            if view.get(record, key) != live.get(key)
+        ]
     return problems

@@ -48,8 +48,11 @@ class Ruling:
 def escalation_target(approvers: Iterable[tuple[str, int | None]], gross_cents: int) -> str:
     """Rule 6's target: among (approver_id, limit) pairs whose limit covers the gross (None = unlimited),
     the lowest limit; ties go to the smallest approver ID."""
-    qualified = [(1 << 62 if limit is None else limit, approver_id) for approver_id, limit in approvers
-                 if limit is None or limit >= gross_cents]
+    qualified = [
+        (1 << 62 if limit is None else limit, approver_id)
+        for approver_id, limit in approvers
+        if limit is None or limit >= gross_cents
+    ]
     return min(qualified)[1]
 
 
@@ -62,9 +65,13 @@ def is_duplicate(invoice: dict[str, Any], same_supplier: Iterable[dict[str, Any]
     """Rule 2: an earlier (processing order) invoice of the same supplier in a live status has the same
     normalised supplier invoice number."""
     key = normalize_invoice_number(invoice["supplier_invoice_no"])
-    return any(other["invoice_id"] != invoice["invoice_id"] and other["status"] in LIVE_STATUSES
-               and processing_key(other) < processing_key(invoice)
-               and normalize_invoice_number(other["supplier_invoice_no"]) == key for other in same_supplier)
+    return any(
+        other["invoice_id"] != invoice["invoice_id"]
+        and other["status"] in LIVE_STATUSES
+        and processing_key(other) < processing_key(invoice)
+        and normalize_invoice_number(other["supplier_invoice_no"]) == key
+        for other in same_supplier
+    )
 
 
 def po_problem(invoice: dict[str, Any], po: dict[str, Any] | None) -> Ruling | None:
@@ -82,13 +89,21 @@ def po_problem(invoice: dict[str, Any], po: dict[str, Any] | None) -> Ruling | N
 def vat_ok(invoice: dict[str, Any]) -> bool:
     """Rule 5: the category's rate, VAT = net x rate rounded half up to the cent, gross = net + VAT."""
     rate = required_rate(invoice["category"])
-    return bool(invoice["vat_rate"] == rate and invoice["vat_cents"] == vat_cents(invoice["net_cents"], rate)
-            and invoice["gross_cents"] == invoice["net_cents"] + invoice["vat_cents"])
+    return bool(
+        invoice["vat_rate"] == rate
+        and invoice["vat_cents"] == vat_cents(invoice["net_cents"], rate)
+        and invoice["gross_cents"] == invoice["net_cents"] + invoice["vat_cents"]
+    )
 
 
-def decide(invoice: dict[str, Any], supplier: dict[str, Any], po: dict[str, Any] | None,
-           same_supplier: Iterable[dict[str, Any]], actor: dict[str, Any],
-           approvers: Sequence[dict[str, Any]]) -> Ruling:
+def decide(
+    invoice: dict[str, Any],
+    supplier: dict[str, Any],
+    po: dict[str, Any] | None,
+    same_supplier: Iterable[dict[str, Any]],
+    actor: dict[str, Any],
+    approvers: Sequence[dict[str, Any]],
+) -> Ruling:
     """Apply rules 1-7 in order; the first rule that fails decides."""
     iid = invoice["invoice_id"]
     if supplier["is_blocked"]:
@@ -142,8 +157,14 @@ def solver_steps(scope: Sequence[str], order: Literal["received", "listed"] = "r
     for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"]):
         pos[number] = yield from _read("get_purchase_order", po_number=number)
     for invoice in invoices:
-        decision = decide(invoice, suppliers[invoice["supplier_id"]], pos.get(invoice["po_number"] or ""),
-                          known[invoice["supplier_id"]], actor, approvers)
+        decision = decide(
+            invoice,
+            suppliers[invoice["supplier_id"]],
+            pos.get(invoice["po_number"] or ""),
+            known[invoice["supplier_id"]],
+            actor,
+            approvers,
+        )
         yield decision.as_action()
         _remember(decision, invoice, known, pos)
 
@@ -161,8 +182,9 @@ def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed
         return path
 
 
-def _remember(decision: Ruling, invoice: dict[str, Any], known: dict[str, list[dict[str, Any]]],
-              pos: dict[str, Any]) -> None:
+def _remember(
+    decision: Ruling, invoice: dict[str, Any], known: dict[str, list[dict[str, Any]]], pos: dict[str, Any]
+) -> None:
     """Keep the solver's picture of the books current after its own decision."""
     new_status = {"approve": "approved", "reject": "rejected", "hold": "on_hold", "escalate": "escalated"}
     for row in known[invoice["supplier_id"]]:

@@ -40,8 +40,9 @@ def atomic(ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
 TOOLBOX = ToolBox(TOOLS, atomic)
 
 
-def open_episode(template: bytes, actor_id: str, task_id: str = "",
-                 reuse: sqlite3.Connection | None = None) -> InvoiceEpisode:
+def open_episode(
+    template: bytes, actor_id: str, task_id: str = "", reuse: sqlite3.Connection | None = None
+) -> InvoiceEpisode:
     """A fresh private copy of the books with ``actor_id`` as the acting approver.
 
     ``reuse`` is the previous episode's connection of the same env: ``deserialize`` replaces its whole
@@ -53,8 +54,7 @@ def open_episode(template: bytes, actor_id: str, task_id: str = "",
     else:
         conn = connect_bytes(template)
     episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template)))
-    actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?",
-                        (actor_id,))
+    actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?", (actor_id,))
     if actor is None:
         conn.close()
         raise ToolError(f"acting approver '{actor_id}' does not exist in this company")

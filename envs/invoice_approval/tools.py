@@ -20,14 +20,17 @@ RejectCode = Literal["DUPLICATE", "MISSING_PO", "INVALID_PO", "VAT_ERROR"]
 HoldCode = Literal["SUPPLIER_BLOCKED", "PO_EXCEEDED"]
 Comment = Annotated[str, MaxLen(1000)]
 
-_SUMMARY = ("invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
-            "gross_cents, status, reason_code, assigned_to")
+_SUMMARY = (
+    "invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
+    "gross_cents, status, reason_code, assigned_to"
+)
 _SUPPLIER_BRIEF = "supplier_id, name, city, country, vat_id, is_blocked?"
 
 
 @tool()
-def list_invoices(ctx: InvoiceEpisode, status: Status, supplier_id: str = "",
-                  limit: Annotated[int, Range(1, 200)] = 50) -> str:
+def list_invoices(
+    ctx: InvoiceEpisode, status: Status, supplier_id: str = "", limit: Annotated[int, Range(1, 200)] = 50
+) -> str:
     """List invoices in one status, oldest first (received date, then invoice ID).
 
     Use it to see what is waiting (status "received") or to look for earlier invoices of a supplier, for
@@ -44,8 +47,9 @@ def list_invoices(ctx: InvoiceEpisode, status: Status, supplier_id: str = "",
         where += " AND supplier_id = ?"
         params.append(supplier_id)
     total = ctx.conn.execute(f"SELECT COUNT(*) FROM invoices WHERE {where}", params).fetchone()[0]
-    rows = ctx.json_rows(_SUMMARY, f"FROM invoices WHERE {where} ORDER BY received_date, invoice_id LIMIT ?",
-                         (*params, limit))
+    rows = ctx.json_rows(
+        _SUMMARY, f"FROM invoices WHERE {where} ORDER BY received_date, invoice_id LIMIT ?", (*params, limit)
+    )
     return f'{{"total": {total}, "returned": {min(total, limit)}, "invoices": {rows}}}'
 
 
@@ -73,9 +77,13 @@ def search_suppliers(ctx: InvoiceEpisode, query: Annotated[str, MaxLen(100)]) ->
     if len(text) < 2:
         raise ToolError("search_suppliers: query must have at least 2 non-blank characters")
     pattern = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    rows = ctx.json_rows(_SUPPLIER_BRIEF, "FROM suppliers WHERE lower(name) LIKE ?1 ESCAPE '\\' "
-                         "OR lower(city) LIKE ?1 ESCAPE '\\' OR lower(supplier_id) LIKE ?1 ESCAPE '\\' "
-                         "OR lower(vat_id) LIKE ?1 ESCAPE '\\' ORDER BY supplier_id LIMIT 20", (pattern,))
+    rows = ctx.json_rows(
+        _SUPPLIER_BRIEF,
+        "FROM suppliers WHERE lower(name) LIKE ?1 ESCAPE '\\' "
+        "OR lower(city) LIKE ?1 ESCAPE '\\' OR lower(supplier_id) LIKE ?1 ESCAPE '\\' "
+        "OR lower(vat_id) LIKE ?1 ESCAPE '\\' ORDER BY supplier_id LIMIT 20",
+        (pattern,),
+    )
     return f'{{"matches": {rows}}}'
 
 
@@ -120,15 +128,17 @@ def _received_invoice(ctx: InvoiceEpisode, invoice_id: str) -> dict[str, Any]:
     """The invoice, if it may still be decided: every decision is a transition out of ``received``."""
     invoice = ctx.require("SELECT * FROM invoices WHERE invoice_id = ?", (invoice_id,), f"invoice '{invoice_id}'")
     if invoice["status"] != "received":
-        raise ToolError(f"invoice '{invoice_id}' is already {invoice['status']}; only received invoices can "
-                        "be decided")
+        raise ToolError(f"invoice '{invoice_id}' is already {invoice['status']}; only received invoices can be decided")
     return invoice
 
 
-def _decide(ctx: InvoiceEpisode, invoice_id: str, status: str, reason: str | None, assigned: str | None,
-            comment: str) -> None:
-    ctx.conn.execute("UPDATE invoices SET status = ?, reason_code = ?, assigned_to = ?, decision_comment = ? "
-                     "WHERE invoice_id = ?", (status, reason, assigned, comment or None, invoice_id))
+def _decide(
+    ctx: InvoiceEpisode, invoice_id: str, status: str, reason: str | None, assigned: str | None, comment: str
+) -> None:
+    ctx.conn.execute(
+        "UPDATE invoices SET status = ?, reason_code = ?, assigned_to = ?, decision_comment = ? WHERE invoice_id = ?",
+        (status, reason, assigned, comment or None, invoice_id),
+    )
 
 
 @tool(writes=True)
@@ -143,17 +153,26 @@ def approve_invoice(ctx: InvoiceEpisode, invoice_id: str) -> str:
     """
     inv = _received_invoice(ctx, invoice_id)
     if inv["net_cents"] + inv["vat_cents"] != inv["gross_cents"]:
-        raise ToolError(f"cannot post {invoice_id}: debits (net {inv['net_cents']} + VAT {inv['vat_cents']} cents) "
-                        f"do not equal the credit (gross {inv['gross_cents']} cents); the entry would not balance")
+        raise ToolError(
+            f"cannot post {invoice_id}: debits (net {inv['net_cents']} + VAT {inv['vat_cents']} cents) "
+            f"do not equal the credit (gross {inv['gross_cents']} cents); the entry would not balance"
+        )
     _decide(ctx, invoice_id, "approved", None, None, "")
-    for line in ledger_lines(invoice_id, inv["expense_account"], inv["net_cents"], inv["vat_rate"],
-                             inv["vat_cents"], inv["gross_cents"]):
-        ctx.conn.execute("INSERT INTO ledger (invoice_id, account, debit_cents, credit_cents, text) "
-                         "VALUES (?, ?, ?, ?, ?)", (line.invoice_id, line.account, line.debit_cents,
-                                                    line.credit_cents, line.text))
+    for line in ledger_lines(
+        invoice_id, inv["expense_account"], inv["net_cents"], inv["vat_rate"], inv["vat_cents"], inv["gross_cents"]
+    ):
+        ctx.conn.execute(
+            "INSERT INTO ledger (invoice_id, account, debit_cents, credit_cents, text) VALUES (?, ?, ?, ?, ?)",
+            (line.invoice_id, line.account, line.debit_cents, line.credit_cents, line.text),
+        )
     message = f"Approved {invoice_id}: 3 ledger lines posted (gross {inv['gross_cents']} cents)."
-    if inv["po_number"] and ctx.conn.execute("UPDATE purchase_orders SET net_invoiced_cents = net_invoiced_cents "
-                                             "+ ? WHERE po_number = ?", (inv["net_cents"], inv["po_number"])).rowcount:
+    if (
+        inv["po_number"]
+        and ctx.conn.execute(
+            "UPDATE purchase_orders SET net_invoiced_cents = net_invoiced_cents + ? WHERE po_number = ?",
+            (inv["net_cents"], inv["po_number"]),
+        ).rowcount
+    ):
         message += f" PO {inv['po_number']} invoiced amount increased by {inv['net_cents']} cents."
     ctx.audit("approve_invoice", invoice_id, {})
     return message
@@ -207,5 +226,16 @@ def escalate_invoice(ctx: InvoiceEpisode, invoice_id: str, approver_id: str, com
     return f"Escalated {invoice_id} to {approver_id}."
 
 
-TOOLS: tuple[Tool, ...] = (list_invoices, get_invoice, search_suppliers, get_supplier, get_purchase_order,
-                           list_approvers, whoami, approve_invoice, reject_invoice, hold_invoice, escalate_invoice)
+TOOLS: tuple[Tool, ...] = (
+    list_invoices,
+    get_invoice,
+    search_suppliers,
+    get_supplier,
+    get_purchase_order,
+    list_approvers,
+    whoami,
+    approve_invoice,
+    reject_invoice,
+    hold_invoice,
+    escalate_invoice,
+)

@@ -22,11 +22,18 @@ def gold_path(scenario: Scenario) -> list[Action]:
 
 def review_path(scenario: Scenario, gap_ids: list[str], decision: str, read: Sequence[str]) -> list[Action]:
     """Read the given documents in order, then submit ``decision`` with ``gap_ids``."""
-    rationale = "; ".join(f"{f.id}: {f.explanation}" for f in scenario.planted_gaps if f.id in gap_ids) or \
-        "Every requirement of the matrix is met by the current file."
+    rationale = (
+        "; ".join(f"{f.id}: {f.explanation}" for f in scenario.planted_gaps if f.id in gap_ids)
+        or "Every requirement of the matrix is met by the current file."
+    )
     reads = [{"name": "read_doc", "arguments": {"doc_id": doc_id}} for doc_id in read]
-    return [*reads, {"name": "submit_recommendation",
-                     "arguments": {"decision": decision, "gap_ids": sorted(gap_ids), "rationale": rationale[:4000]}}]
+    return [
+        *reads,
+        {
+            "name": "submit_recommendation",
+            "arguments": {"decision": decision, "gap_ids": sorted(gap_ids), "rationale": rationale[:4000]},
+        },
+    ]
 
 
 def paranoid_path(scenario: Scenario) -> list[Action]:
@@ -39,9 +46,13 @@ def paranoid_path(scenario: Scenario) -> list[Action]:
 def lazy_path(scenario: Scenario) -> list[Action]:
     """Reads only the requirements matrix and says go."""
     matrix = next(d.id for d in scenario.documents if d.kind == "requirements_matrix")
-    return [{"name": "read_doc", "arguments": {"doc_id": matrix}},
-            {"name": "submit_recommendation", "arguments": {"decision": "go", "gap_ids": [],
-                                                             "rationale": "The matrix looks standard."}}]
+    return [
+        {"name": "read_doc", "arguments": {"doc_id": matrix}},
+        {
+            "name": "submit_recommendation",
+            "arguments": {"decision": "go", "gap_ids": [], "rationale": "The matrix looks standard."},
+        },
+    ]
 
 
 BASELINES: Mapping[str, PolicyFactory] = {

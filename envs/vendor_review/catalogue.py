@@ -100,8 +100,10 @@ class VendorCatalogue:
             return FINISH_ACTION
         if entry.verb == "read":
             k = int(entry.arg)
-            return {"name": "read_doc", "arguments": {"doc_id": self.documents[k] if k < len(self.documents)
-                                                      else UNKNOWN}}
+            return {
+                "name": "read_doc",
+                "arguments": {"doc_id": self.documents[k] if k < len(self.documents) else UNKNOWN},
+            }
         if entry.verb == "search":
             return {"name": "search_docs", "arguments": {"query": canned_query(self._items[entry.arg])}}
         if entry.verb == "ask":
@@ -117,14 +119,21 @@ class VendorCatalogue:
     def _submission(self, decision: str) -> Action:
         gaps = self.gap_ids()
         rationale = f"Unmet: {', '.join(gaps)}." if gaps else "Every requirement of the matrix is met."
-        return {"name": "submit_recommendation",
-                "arguments": {"decision": decision, "gap_ids": gaps, "rationale": rationale}}
+        return {
+            "name": "submit_recommendation",
+            "arguments": {"decision": decision, "gap_ids": gaps, "rationale": rationale},
+        }
 
     def apply(self, internal: Internal) -> str:
         self.steps += 1
         rid, flag = internal.target, internal.verb == "flag"
-        problem = ("is not a requirement of this deal's matrix" if rid not in self.matrix
-                   else f"is already {'flagged' if flag else 'not flagged'}" if self.flagged[rid] == flag else "")
+        problem = (
+            "is not a requirement of this deal's matrix"
+            if rid not in self.matrix
+            else f"is already {'flagged' if flag else 'not flagged'}"
+            if self.flagged[rid] == flag
+            else ""
+        )
         self.last_error = bool(problem)
         if problem:
             return f"Error: {rid} {problem}; nothing changed."
@@ -163,8 +172,12 @@ class VendorCatalogue:
     def numeric(self) -> NDArray[np.float32]:
         searches = sum(1 for verb, _ in self.done if verb == "search")
         questions = len(self.done) - searches
-        values = [min(1.0, self.steps / self.horizon), float(self.last_error),
-                  searches / len(self.requirement_ids), questions / len(self.requirement_ids)]
+        values = [
+            min(1.0, self.steps / self.horizon),
+            float(self.last_error),
+            searches / len(self.requirement_ids),
+            questions / len(self.requirement_ids),
+        ]
         for k in range(self.doc_places):
             values += [float(k < len(self.documents)), float(k < len(self.read) and self.read[k])]
         for rid in self.requirement_ids:

@@ -81,8 +81,13 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
     DEMO: ClassVar[Demo] = Demo("vr-hard-01", ("oracle", "paranoid", "lazy", "random"))
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
 
-    def __init__(self, task_ids: Sequence[str] | None = None, tier: str | None = None,
-                 max_turns: int = DEFAULT_MAX_TURNS, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        task_ids: Sequence[str] | None = None,
+        tier: str | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        render_mode: str | None = None,
+    ) -> None:
         tiers = {scenario_id: scenario.tier for scenario_id, scenario in scenarios().items()}
         self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "scenario", "'vr-easy-01'")
         super().__init__(max_turns=max_turns, render_mode=render_mode)
@@ -135,4 +140,3 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         from .baselines import BASELINES
 
         return BASELINES
-

@@ -30,10 +30,14 @@ def grade_review(episode: VendorEpisode) -> Grade:
     scenario = episode.scenario
     planted = set(scenario.gap_ids)
     core = set(scenario.core_documents)
-    diagnostics: dict[str, Any] = {"submitted": episode.submission is not None,
-                                   "core_docs_read": len(core & set(episode.docs_read)), "core_docs": len(core),
-                                   "docs_read": len(set(episode.docs_read)), "searches": episode.searches,
-                                   "questions": episode.questions}
+    diagnostics: dict[str, Any] = {
+        "submitted": episode.submission is not None,
+        "core_docs_read": len(core & set(episode.docs_read)),
+        "core_docs": len(core),
+        "docs_read": len(set(episode.docs_read)),
+        "searches": episode.searches,
+        "questions": episode.questions,
+    }
     if episode.submission is None:
         components = dict.fromkeys(WEIGHTS, 0.0)
         return Grade(0.0, components, {**diagnostics, "hits": 0, "missed": len(planted), "false_flags": 0})

@@ -17,8 +17,16 @@ from .episode import VendorEpisode
 from .grading import WEIGHTS, grade_review
 
 PROGRESS_KEYS: Final[tuple[str, ...]] = (
-    "turns", "invalid_calls", "core_docs", "core_docs_read", "docs_read", "searches", "questions", "submitted",
-    *WEIGHTS, "reward",
+    "turns",
+    "invalid_calls",
+    "core_docs",
+    "core_docs_read",
+    "docs_read",
+    "searches",
+    "questions",
+    "submitted",
+    *WEIGHTS,
+    "reward",
 )
 
 

@@ -17,11 +17,46 @@ from .scenario import Document
 
 WORD = re.compile(r"[^\W_]+")
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-STOPWORDS = frozenset((
-    "a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from", "has", "have", "how", "in",
-    "is", "it", "its", "of", "on", "or", "that", "the", "their", "they", "this", "to", "was", "what", "when",
-    "where", "which", "who", "will", "with",
-))
+STOPWORDS = frozenset(
+    (
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "their",
+        "they",
+        "this",
+        "to",
+        "was",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "will",
+        "with",
+    )
+)
 MAX_RESULTS = 5
 SNIPPET_CHARS = 240
 
@@ -73,5 +108,5 @@ def snippet(text: str, terms: list[str]) -> str:
         return best
     first = min((best.lower().find(t) for t in wanted if t in best.lower()), default=0)
     start = max(0, first - SNIPPET_CHARS // 3)
-    clipped = best[start:start + SNIPPET_CHARS]
+    clipped = best[start : start + SNIPPET_CHARS]
     return ("..." if start else "") + clipped + ("..." if start + SNIPPET_CHARS < len(best) else "")

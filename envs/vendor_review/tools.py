@@ -24,11 +24,25 @@ def search_docs(ctx: VendorEpisode, query: Annotated[str, MaxLen(300)]) -> str:
     ctx.searches += 1
     hits = ctx.index.search(query)
     if not hits:
-        return json.dumps({"query": query, "results": [], "note": "no document contains these words"},
-                          ensure_ascii=False)
-    return json.dumps({"query": query, "results": [
-        {"doc_id": h.doc_id, "title": h.title, "matched_terms": h.matched_terms, "occurrences": h.occurrences,
-         "snippet": h.snippet} for h in hits]}, ensure_ascii=False)
+        return json.dumps(
+            {"query": query, "results": [], "note": "no document contains these words"}, ensure_ascii=False
+        )
+    return json.dumps(
+        {
+            "query": query,
+            "results": [
+                {
+                    "doc_id": h.doc_id,
+                    "title": h.title,
+                    "matched_terms": h.matched_terms,
+                    "occurrences": h.occurrences,
+                    "snippet": h.snippet,
+                }
+                for h in hits
+            ],
+        },
+        ensure_ascii=False,
+    )
 
 
 @tool()
@@ -62,9 +76,12 @@ def ask_it_channel(ctx: VendorEpisode, question: Annotated[str, MaxLen(1000)]) -
 
 
 @tool(terminal=True)
-def submit_recommendation(ctx: VendorEpisode, decision: Decision,
-                          gap_ids: Annotated[list[Annotated[str, MaxLen(40)]], MaxLen(30)],
-                          rationale: Annotated[str, MaxLen(4000)]) -> str:
+def submit_recommendation(
+    ctx: VendorEpisode,
+    decision: Decision,
+    gap_ids: Annotated[list[Annotated[str, MaxLen(40)]], MaxLen(30)],
+    rationale: Annotated[str, MaxLen(4000)],
+) -> str:
     """Submit your recommendation. This ends the review.
 
     Args:
@@ -83,8 +100,12 @@ def submit_recommendation(ctx: VendorEpisode, decision: Decision,
         raise ToolError("gap_ids lists a requirement twice; list each unmet requirement once")
     if not rationale.strip():
         raise ToolError("rationale is empty; say briefly why")
-    ctx.submission = {"decision": decision, "gap_ids": list(gap_ids), "rationale": rationale,
-                      "docs_read_before": list(ctx.docs_read)}
+    ctx.submission = {
+        "decision": decision,
+        "gap_ids": list(gap_ids),
+        "rationale": rationale,
+        "docs_read_before": list(ctx.docs_read),
+    }
     return f"Recommendation submitted: {decision}, {len(gap_ids)} unmet requirement(s) flagged."
 
 

@@ -28,14 +28,55 @@ VENDOR = "officegym/VendorReview-v0"
 TASKS = {INVOICE: ["single-1", "batch-1", "hard-2"], VENDOR: ["vr-easy-01", "vr-medium-01", "vr-hard-01"]}
 KEY_VAR = "OFFICEGYM_EVAL_TEST_KEY"
 SECRET = "sk-eval-test-secret-4242"
-RECORD_FIELDS = {"env_id", "env_kwargs", "task_id", "tier", "rollout", "seed", "policy", "model", "sampling",
-                 "endpoint", "has_error", "reward", "grade", "stop_reason", "turns", "env_steps", "chat", "usage",
-                 "requests", "retries", "timing", "versions", "messages", "tool_calls", "started_at", "attempts"}
+RECORD_FIELDS = {
+    "env_id",
+    "env_kwargs",
+    "task_id",
+    "tier",
+    "rollout",
+    "seed",
+    "policy",
+    "model",
+    "sampling",
+    "endpoint",
+    "has_error",
+    "reward",
+    "grade",
+    "stop_reason",
+    "turns",
+    "env_steps",
+    "chat",
+    "usage",
+    "requests",
+    "retries",
+    "timing",
+    "versions",
+    "messages",
+    "tool_calls",
+    "started_at",
+    "attempts",
+}
 
 
 def evaluate(server: FakeOpenAIServer, env_id: str, out: Path, *extra: str, tasks: list[str] | None = None) -> int:
-    argv = ["eval", env_id, "-m", "fake-model", "-b", server.base_url, "-k", KEY_VAR, "--backoff", "0",
-            "--task-ids", ",".join(tasks or TASKS[env_id]), "-o", str(out), "-q", *extra]
+    argv = [
+        "eval",
+        env_id,
+        "-m",
+        "fake-model",
+        "-b",
+        server.base_url,
+        "-k",
+        KEY_VAR,
+        "--backoff",
+        "0",
+        "--task-ids",
+        ",".join(tasks or TASKS[env_id]),
+        "-o",
+        str(out),
+        "-q",
+        *extra,
+    ]
     code: int = main(argv)
     return code
 
@@ -53,7 +94,8 @@ def only_file(out: Path, suffix: str = ".jsonl") -> Path:
 # --------------------------------------------------------------------------- the full path, both domains
 @pytest.mark.parametrize("env_id", [INVOICE, VENDOR])
 def test_the_oracle_through_the_openai_client_scores_one_everywhere(
-        env_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    env_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(KEY_VAR, SECRET)
     with FakeOpenAIServer(oracle_book(env_id, TASKS[env_id]), api_key=SECRET) as server:
         assert evaluate(server, env_id, tmp_path, "-r", "2", "-c", "3", "--temperature", "0") == 0
@@ -63,7 +105,9 @@ def test_the_oracle_through_the_openai_client_scores_one_everywhere(
     for record in found:
         assert set(record) >= RECORD_FIELDS and not record["has_error"]
         assert record["reward"] == 1.0 == record["grade"]["reward"] and record["stop_reason"] in (
-            "finish", "terminal_tool")
+            "finish",
+            "terminal_tool",
+        )
         assert record["seed"] == episode_seed(0, record["task_id"], record["rollout"])
         assert (record["policy"], record["model"], record["sampling"]["temperature"]) == ("openai", "fake-model", 0.0)
         assert record["endpoint"]["api_key_var"] == KEY_VAR and record["versions"]["officegym"]
@@ -94,7 +138,7 @@ def test_every_malformed_output_kind_is_an_error_observation_and_counted(env_id:
         assert {"tool_calls", "hermes", "fenced_json", "bare_json"} <= set(chat["formats"])
         assert chat["reasoning_turns"] > 0
         errors = [m["content"] for m in record["messages"] if str(m.get("content")).startswith("Error:")]
-        assert len(errors) == len(MALFORMED) + 1 and all("<tool_call>" in e for e in errors[:len(MALFORMED)])
+        assert len(errors) == len(MALFORMED) + 1 and all("<tool_call>" in e for e in errors[: len(MALFORMED)])
 
 
 def test_scripted_policies_run_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,8 +152,9 @@ def test_scripted_policies_run_in_process(tmp_path: Path, capsys: pytest.Capture
 
 
 # --------------------------------------------------------------------------- errors, resume
-def test_infrastructure_errors_are_recorded_unscored_and_rerun(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_infrastructure_errors_are_recorded_unscored_and_rerun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with FakeOpenAIServer(oracle_book(INVOICE, TASKS[INVOICE])) as server:
         server.fail_next(error(500, "boom"), error(503, "down"))
         flags = ("-c", "1", "--max-retries", "0", "--episode-retries", "0")
@@ -157,8 +202,9 @@ def test_a_policy_that_crashes_is_recorded_as_an_error(tmp_path: Path) -> None:
     assert outcome.summary["errors"] == 1 and outcome.summary["episodes"] == 0
 
 
-def test_a_refused_key_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_refused_key_stops_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(KEY_VAR, "sk-wrong")
     with FakeOpenAIServer(oracle_book(INVOICE, TASKS[INVOICE]), api_key=SECRET) as server:
         assert evaluate(server, INVOICE, tmp_path, "-c", "1", "--max-retries", "0") == 2
@@ -212,8 +258,9 @@ def test_ctrl_c_keeps_finished_episodes_and_the_next_run_completes(tmp_path: Pat
     assert (outcome.ran, outcome.skipped, outcome.summary["mean_reward"]) == (2, 1, 1.0)
 
 
-def test_resuming_with_other_settings_is_refused_unless_restarted(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_resuming_with_other_settings_is_refused_unless_restarted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     tasks = ["single-1"]
     with FakeOpenAIServer(oracle_book(INVOICE, tasks)) as server:
         assert evaluate(server, INVOICE, tmp_path, tasks=tasks) == 0
@@ -244,12 +291,16 @@ def test_show_lists_episodes_and_renders_one(results: Path, capsys: pytest.Captu
     assert "Invoice approval policy" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--episode", "7"], "--episode 7 is out of range: the file has 2 episode(s)"),
-    (["--episode", "hard-9#3"], "no episode 'hard-9#3' in the file"),
-])
-def test_show_refuses_unknown_episodes(results: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
-                                       message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--episode", "7"], "--episode 7 is out of range: the file has 2 episode(s)"),
+        (["--episode", "hard-9#3"], "no episode 'hard-9#3' in the file"),
+    ],
+)
+def test_show_refuses_unknown_episodes(
+    results: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert main(["show", str(results), *argv]) == 2
     assert f"Error: {message}" in capsys.readouterr().err
 
@@ -268,15 +319,21 @@ def test_replay_reproduces_stored_grades(results: Path, capsys: pytest.CaptureFi
     assert main(["replay", str(results), "--episode", "single-1"]) == 0
 
 
-def test_replay_catches_an_edited_grade_and_an_edited_transcript(results: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_catches_an_edited_grade_and_an_edited_transcript(
+    results: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = [json.loads(line) for line in results.read_text().splitlines()]
     lines[0]["grade"]["ledger_mismatches"] = 7
-    decision = next(m for m in lines[1]["messages"] if m["role"] == "assistant" and any(
-        c["function"]["name"].endswith("_invoice") and c["function"]["name"] != "get_invoice"
-        for c in m.get("tool_calls") or []))
-    decision["tool_calls"] = [{"id": "edited", "type": "function",
-                               "function": {"name": "whoami", "arguments": "{}"}}]
+    decision = next(
+        m
+        for m in lines[1]["messages"]
+        if m["role"] == "assistant"
+        and any(
+            c["function"]["name"].endswith("_invoice") and c["function"]["name"] != "get_invoice"
+            for c in m.get("tool_calls") or []
+        )
+    )
+    decision["tool_calls"] = [{"id": "edited", "type": "function", "function": {"name": "whoami", "arguments": "{}"}}]
     results.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main(["replay", str(results)]) == 1
     captured = capsys.readouterr()
@@ -285,23 +342,27 @@ def test_replay_catches_an_edited_grade_and_an_edited_transcript(results: Path,
 
 
 # --------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--policy", "oracle", "-n", "0"], "-n/--num-tasks must be at least 1"),
-    (["--policy", "oracle", "-r", "0"], "-r/--rollouts must be at least 1"),
-    (["--policy", "oracle", "-c", "0"], "-c/--concurrency must be at least 1"),
-    (["--policy", "oracle", "--episode-retries", "-1"], "--episode-retries must be 0 or more"),
-    (["--policy", "oracle", "--task-ids", "single-1,nope"], "unknown task id(s) ['nope']"),
-    (["--policy", "oracle", "--tier", "impossible"], "unknown tier 'impossible'"),
-    (["--policy", "oracle", "--max-turns", "3"], "max_turns=3 is below the gold path"),
-    (["--policy", "oracle", "--env-kwargs", "[1]"], "--env-kwargs must be a JSON object, got list"),
-    (["--policy", "oracle", "--env-kwargs", "{oops"], "--env-kwargs must be a JSON object"),
-    (["--policy", "oracle", "--env-kwargs", '{"tier": "long"}'], "--env-kwargs must not set tier"),
-    (["--policy", "openai"], "--model is required with --policy openai"),
-    (["-m", "x", "--timeout", "0"], "--timeout must be a positive number"),
-    (["-m", "x", "--extra-body", "3"], "--extra-body must be a JSON object, got int"),
-])
-def test_eval_refuses_bad_input_with_an_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                  argv: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--policy", "oracle", "-n", "0"], "-n/--num-tasks must be at least 1"),
+        (["--policy", "oracle", "-r", "0"], "-r/--rollouts must be at least 1"),
+        (["--policy", "oracle", "-c", "0"], "-c/--concurrency must be at least 1"),
+        (["--policy", "oracle", "--episode-retries", "-1"], "--episode-retries must be 0 or more"),
+        (["--policy", "oracle", "--task-ids", "single-1,nope"], "unknown task id(s) ['nope']"),
+        (["--policy", "oracle", "--tier", "impossible"], "unknown tier 'impossible'"),
+        (["--policy", "oracle", "--max-turns", "3"], "max_turns=3 is below the gold path"),
+        (["--policy", "oracle", "--env-kwargs", "[1]"], "--env-kwargs must be a JSON object, got list"),
+        (["--policy", "oracle", "--env-kwargs", "{oops"], "--env-kwargs must be a JSON object"),
+        (["--policy", "oracle", "--env-kwargs", '{"tier": "long"}'], "--env-kwargs must not set tier"),
+        (["--policy", "openai"], "--model is required with --policy openai"),
+        (["-m", "x", "--timeout", "0"], "--timeout must be a positive number"),
+        (["-m", "x", "--extra-body", "3"], "--extra-body must be a JSON object, got int"),
+    ],
+)
+def test_eval_refuses_bad_input_with_an_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert main(["eval", INVOICE, "-b", "http://127.0.0.1:9/v1", "-o", str(tmp_path), "-q", *argv]) == 2
     assert f"Error: {message}" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
@@ -325,11 +386,23 @@ def test_pass_at_k_and_pass_hat_k() -> None:
 
 def test_summary_per_tier_with_partial_credit_and_errors() -> None:
     def record(task: str, tier: str, reward: float | None) -> dict[str, Any]:
-        return {"task_id": task, "tier": tier, "reward": reward, "has_error": reward is None,
-                "stop_reason": "finish", "usage": {"prompt_tokens": 10}, "chat": {"parse_errors": 1}}
+        return {
+            "task_id": task,
+            "tier": tier,
+            "reward": reward,
+            "has_error": reward is None,
+            "stop_reason": "finish",
+            "usage": {"prompt_tokens": 10},
+            "chat": {"parse_errors": 1},
+        }
 
-    found = [record("a", "easy", 1.0), record("a", "easy", 0.0), record("b", "hard", 0.9), record("b", "hard", 1.0),
-             record("c", "hard", None)]
+    found = [
+        record("a", "easy", 1.0),
+        record("a", "easy", 0.0),
+        record("b", "hard", 0.9),
+        record("b", "hard", 1.0),
+        record("c", "hard", None),
+    ]
     summary = summarize(found)
     assert (summary["episodes"], summary["errors"], summary["tasks"]) == (4, 1, 2)
     assert summary["mean_reward"] == pytest.approx(0.725) and summary["tiers"]["hard"]["mean_reward"] == 0.95
@@ -347,4 +420,3 @@ def test_the_live_view_draws_progress_and_scores_on_a_terminal() -> None:
         view.add({"tier": "easy", "has_error": True, "reward": None})
     drawn = screen.getvalue()
     assert "2/2" in drawn and "1/1" in drawn and "tokens in 1,200" in drawn
-

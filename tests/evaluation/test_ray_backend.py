@@ -21,11 +21,16 @@ def local_ray() -> Iterator[None]:
 
 
 def _specs() -> list[EpisodeSpec]:
-    invoice = [EpisodeSpec("officegym/InvoiceApproval-v0", f"single-{n}", n, policy)
-               for n in range(1, 7) for policy in ("solver", "random")]
-    vendor = [EpisodeSpec("officegym/VendorReview-v0", task, seed, policy)
-              for seed, task in enumerate(["vr-easy-01", "vr-hard-01", "vr-medium-07"])
-              for policy in ("oracle", "paranoid", "random")]
+    invoice = [
+        EpisodeSpec("officegym/InvoiceApproval-v0", f"single-{n}", n, policy)
+        for n in range(1, 7)
+        for policy in ("solver", "random")
+    ]
+    vendor = [
+        EpisodeSpec("officegym/VendorReview-v0", task, seed, policy)
+        for seed, task in enumerate(["vr-easy-01", "vr-hard-01", "vr-medium-07"])
+        for policy in ("oracle", "paranoid", "random")
+    ]
     return invoice + vendor
 
 
@@ -45,8 +50,9 @@ def test_a_pool_stays_warm_across_batches(local_ray: None) -> None:
 
 
 def test_env_kwargs_reach_the_workers(local_ray: None) -> None:
-    spec = EpisodeSpec("officegym/InvoiceApproval-v0", "single-1", 0, "random",
-                       {"task_ids": ["single-1"], "max_turns": 12})
+    spec = EpisodeSpec(
+        "officegym/InvoiceApproval-v0", "single-1", 0, "random", {"task_ids": ["single-1"], "max_turns": 12}
+    )
     (result,) = run_ray([spec], num_workers=1)
     assert result["turns"] <= 12
 
@@ -56,10 +62,16 @@ def _records(path: Path) -> dict[str, dict[str, Any]]:
     return {r["key"]: {k: v for k, v in r.items() if k not in ("started_at", "timing")} for r in rows}
 
 
-@pytest.mark.parametrize("env_id, policy, tasks", [("officegym/InvoiceApproval-v0", "solver", "single-1,batch-2"),
-                                                   ("officegym/VendorReview-v0", "random", "vr-easy-01,vr-hard-01")])
-def test_eval_with_the_ray_backend_matches_the_local_backend(local_ray: None, tmp_path: Path, env_id: str,
-                                                            policy: str, tasks: str) -> None:
+@pytest.mark.parametrize(
+    "env_id, policy, tasks",
+    [
+        ("officegym/InvoiceApproval-v0", "solver", "single-1,batch-2"),
+        ("officegym/VendorReview-v0", "random", "vr-easy-01,vr-hard-01"),
+    ],
+)
+def test_eval_with_the_ray_backend_matches_the_local_backend(
+    local_ray: None, tmp_path: Path, env_id: str, policy: str, tasks: str
+) -> None:
     from officegym.cli import main
 
     common = ["eval", env_id, "--policy", policy, "--task-ids", tasks, "-r", "2", "-c", "2", "-q"]
@@ -75,8 +87,22 @@ def test_the_rllib_example_trains(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "examples.rllib_ppo", "--iterations", "1", "--env-runners", "2",
-                          "--envs-per-runner", "1"], capture_output=True, text=True, timeout=600,
-                         cwd=Path(__file__).parents[2])
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "examples.rllib_ppo",
+            "--iterations",
+            "1",
+            "--env-runners",
+            "2",
+            "--envs-per-runner",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=Path(__file__).parents[2],
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "iteration 1: return" in out.stdout

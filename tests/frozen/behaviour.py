@@ -189,9 +189,17 @@ def part_chat(env_id: str) -> str:
     for task_id in sorted(_task_ids(wrapper))[:6]:
         wrapper.reset(options={"task_id": task_id})
         for action in wrapper.unwrapped.gold_actions(task_id):  # type: ignore[attr-defined]
-            message = {"role": "assistant", "content": None, "tool_calls": [
-                {"id": "c1", "type": "function",
-                 "function": {"name": action["name"], "arguments": json.dumps(action["arguments"])}}]}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": action["name"], "arguments": json.dumps(action["arguments"])},
+                    }
+                ],
+            }
             result = wrapper.step(message)
             if result[2] or result[3]:
                 break
@@ -209,9 +217,15 @@ def parts() -> dict[str, Callable[[], str]]:
     table: dict[str, Callable[[], str]] = {"assets": part_assets, "wrong": part_wrong, "demo": part_demo}
     for env_id in V0:
         short = env_id.split("/")[1]
-        for name, fn in (("gold", part_gold), ("scripted", part_scripted), ("random", part_random),
-                         ("shaped", part_shaped), ("discrete", part_discrete), ("chat", part_chat)):
-            table[f"{short}:{name}"] = (lambda f=fn, e=env_id: f(e))  # type: ignore[misc]
+        for name, fn in (
+            ("gold", part_gold),
+            ("scripted", part_scripted),
+            ("random", part_random),
+            ("shaped", part_shaped),
+            ("discrete", part_discrete),
+            ("chat", part_chat),
+        ):
+            table[f"{short}:{name}"] = lambda f=fn, e=env_id: f(e)  # type: ignore[misc]
     return table
 
 

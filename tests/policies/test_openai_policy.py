@@ -46,15 +46,19 @@ class Sleeps(list[float]):
 
 
 def policy(server: FakeOpenAIServer, sleeps: Sleeps | None = None, **settings: Any) -> OpenAIPolicy:
-    options: dict[str, Any] = {"model": "fake-model", "base_url": server.base_url, "backoff": 0.01,
-                               "api_key_var": "OFFICEGYM_TEST_UNSET_KEY", **settings}
+    options: dict[str, Any] = {
+        "model": "fake-model",
+        "base_url": server.base_url,
+        "backoff": 0.01,
+        "api_key_var": "OFFICEGYM_TEST_UNSET_KEY",
+        **settings,
+    }
     return OpenAIPolicy(OpenAISettings(**options), sleep=sleeps if sleeps is not None else Sleeps())
 
 
 def test_chat_request_carries_transcript_tools_and_sampling(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
     chat.messages[1]["reasoning_content"] = "not for the wire"
-    reply = policy(server, temperature=0.3, max_tokens=256, extra_body={"top_k": 20}).respond(chat.messages,
-                                                                                               chat.tools)
+    reply = policy(server, temperature=0.3, max_tokens=256, extra_body={"top_k": 20}).respond(chat.messages, chat.tools)
     body = server.seen[-1].body
     assert server.seen[-1].path == "/v1/chat/completions" and body["model"] == "fake-model"
     assert body["messages"] == [{"role": m["role"], "content": m["content"]} for m in chat.messages]
@@ -70,8 +74,7 @@ def test_chat_request_carries_transcript_tools_and_sampling(server: FakeOpenAISe
 def test_reasoning_is_sent_back_only_when_asked(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
     chat.messages.append({"role": "assistant", "content": "x", "reasoning_content": "thought"})
     policy(server, keep_reasoning=True).respond(chat.messages, chat.tools)
-    assert server.seen[-1].body["messages"][-1] == {"role": "assistant", "content": "x",
-                                                    "reasoning_content": "thought"}
+    assert server.seen[-1].body["messages"][-1] == {"role": "assistant", "content": "x", "reasoning_content": "thought"}
 
 
 def test_reasoning_and_missing_ids_from_the_server_are_kept_for_the_wrapper(chat: ChatWrapper) -> None:
@@ -85,7 +88,8 @@ def test_reasoning_and_missing_ids_from_the_server_are_kept_for_the_wrapper(chat
 
 
 def test_the_key_comes_from_the_named_variable_and_is_never_shown(
-        book: ScriptBook, chat: ChatWrapper, monkeypatch: pytest.MonkeyPatch) -> None:
+    book: ScriptBook, chat: ChatWrapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OFFICEGYM_TEST_KEY", SECRET)
     with FakeOpenAIServer(book, api_key=SECRET) as server:
         agent = policy(server, api_key_var="OFFICEGYM_TEST_KEY")
@@ -141,15 +145,21 @@ def test_an_unreachable_server_is_an_infrastructure_error(chat: ChatWrapper) -> 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    settings = OpenAISettings(model="m", base_url=f"http://127.0.0.1:{port}/v1", max_retries=1, backoff=0.0,
-                              api_key_var="OFFICEGYM_TEST_UNSET_KEY")
+    settings = OpenAISettings(
+        model="m",
+        base_url=f"http://127.0.0.1:{port}/v1",
+        max_retries=1,
+        backoff=0.0,
+        api_key_var="OFFICEGYM_TEST_UNSET_KEY",
+    )
     with pytest.raises(InfrastructureError, match="gave up after 2 request"):
         OpenAIPolicy(settings, sleep=Sleeps()).respond(chat.messages, chat.tools)
 
 
 @pytest.mark.parametrize(("status", "fatal"), [(401, True), (403, True), (404, True), (400, False), (422, False)])
 def test_answers_that_retrying_cannot_change_are_not_retried(
-        server: FakeOpenAIServer, chat: ChatWrapper, status: int, fatal: bool) -> None:
+    server: FakeOpenAIServer, chat: ChatWrapper, status: int, fatal: bool
+) -> None:
     server.fail_next(error(status, "no such model: fake-model"))
     with pytest.raises(InfrastructureError) as failed:
         policy(server).respond(chat.messages, chat.tools)
@@ -164,8 +174,7 @@ def test_a_full_context_ends_the_episode_instead_of_failing_it(server: FakeOpenA
 
 def test_responses_api_round_trip(book: ScriptBook, chat: ChatWrapper) -> None:
     opening = chat.messages[1]["content"]
-    scripted = [native({"name": "whoami", "arguments": {}}),
-                text("All decided.", reasoning="the books are right")]
+    scripted = [native({"name": "whoami", "arguments": {}}), text("All decided.", reasoning="the books are right")]
     with FakeOpenAIServer(ScriptBook({opening: scripted})) as server:
         agent = policy(server, api="responses", max_tokens=100, reasoning_effort="low")
         chat.step(agent.respond(chat.messages, chat.tools).message)
@@ -174,12 +183,17 @@ def test_responses_api_round_trip(book: ScriptBook, chat: ChatWrapper) -> None:
     assert server.paths() == ["/v1/responses", "/v1/responses"]
     assert body["instructions"] == chat.messages[0]["content"] and body["store"] is False
     result = chat.messages[3]["content"]
-    assert body["input"] == [{"role": "user", "content": opening},
-                             {"type": "function_call", "call_id": "srv_0_0", "name": "whoami", "arguments": "{}"},
-                             {"type": "function_call_output", "call_id": "srv_0_0", "output": result}]
-    assert body["tools"][0] == {"type": "function", "name": chat.tools[0]["function"]["name"],
-                                "description": chat.tools[0]["function"]["description"],
-                                "parameters": chat.tools[0]["function"]["parameters"]}
+    assert body["input"] == [
+        {"role": "user", "content": opening},
+        {"type": "function_call", "call_id": "srv_0_0", "name": "whoami", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "srv_0_0", "output": result},
+    ]
+    assert body["tools"][0] == {
+        "type": "function",
+        "name": chat.tools[0]["function"]["name"],
+        "description": chat.tools[0]["function"]["description"],
+        "parameters": chat.tools[0]["function"]["parameters"],
+    }
     assert (body["max_output_tokens"], body["reasoning"]) == (100, {"effort": "low"})
     assert reply.message == {"role": "assistant", "content": "All decided.", "reasoning_content": "the books are right"}
     assert reply.usage["reasoning_tokens"] == 3 and reply.finish_reason == "stop"
@@ -197,12 +211,19 @@ def test_auto_moves_to_the_responses_api_when_chat_refuses_tools(book: ScriptBoo
             policy(server, api="chat").respond(chat.messages, chat.tools)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"model": " "}, "--model must name"), ({"api": "grpc"}, "--api must be one of"),
-    ({"temperature": 3.0}, "--temperature"), ({"max_tokens": 0}, "--max-tokens"),
-    ({"timeout": 0.0}, "--timeout"), ({"timeout": float("inf")}, "--timeout"),
-    ({"max_retries": -1}, "--max-retries"), ({"backoff": -1.0}, "backoff"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"model": " "}, "--model must name"),
+        ({"api": "grpc"}, "--api must be one of"),
+        ({"temperature": 3.0}, "--temperature"),
+        ({"max_tokens": 0}, "--max-tokens"),
+        ({"timeout": 0.0}, "--timeout"),
+        ({"timeout": float("inf")}, "--timeout"),
+        ({"max_retries": -1}, "--max-retries"),
+        ({"backoff": -1.0}, "backoff"),
+    ],
+)
 def test_bad_settings_are_refused(change: dict[str, Any], message: str) -> None:
     settings = OpenAISettings(**{"model": "m", "base_url": "http://127.0.0.1:9/v1", **change})
     with pytest.raises(ValueError, match=message):

@@ -11,13 +11,30 @@ from gymnasium.vector.utils import batch_space
 from officegym.spaces import AnyText, ToolCall, parse_action
 
 SCHEMAS = [
-    {"type": "function", "function": {"name": "get", "description": "d", "parameters": {
-        "type": "object", "additionalProperties": False, "required": ["item_id"],
-        "properties": {"item_id": {"type": "string", "maxLength": 20},
-                       "limit": {"type": "integer", "minimum": 1, "maximum": 5},
-                       "mode": {"type": "string", "enum": ["a", "b"]}}}}},
-    {"type": "function", "function": {"name": "ping", "parameters": {
-        "type": "object", "properties": {}, "required": [], "additionalProperties": False}}},
+    {
+        "type": "function",
+        "function": {
+            "name": "get",
+            "description": "d",
+            "parameters": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["item_id"],
+                "properties": {
+                    "item_id": {"type": "string", "maxLength": 20},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 5},
+                    "mode": {"type": "string", "enum": ["a", "b"]},
+                },
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "ping",
+            "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+        },
+    },
 ]
 
 
@@ -44,21 +61,24 @@ def test_spaces_pickle_small() -> None:
     assert restored == ToolCall(SCHEMAS)
 
 
-@pytest.mark.parametrize("action, problem", [
-    ({"name": "nope", "arguments": {}}, "unknown tool"),
-    ({"name": "get", "arguments": {}}, "missing required argument"),
-    ({"name": "get", "arguments": {"item_id": "x", "extra": 1}}, "unexpected argument"),
-    ({"name": "get", "arguments": {"item_id": 5}}, "must be a string"),
-    ({"name": "get", "arguments": {"item_id": "x", "limit": 9}}, "at most 5"),
-    ({"name": "get", "arguments": {"item_id": "x", "limit": True}}, "must be an integer"),
-    ({"name": "get", "arguments": {"item_id": "x", "mode": "c"}}, "one of"),
-    ({"name": "get", "arguments": {"item_id": "x" * 21}}, "at most 20 characters"),
-    ("{not json", "not valid JSON"),
-    (["get"], "an action is an object"),
-    ({"arguments": {}}, "needs a tool"),
-    ({"name": "get", "arguments": "[1]"}, "must be an object"),
-    ({"name": "get", "arguments": {}, "id": 3}, "unexpected key"),
-])
+@pytest.mark.parametrize(
+    "action, problem",
+    [
+        ({"name": "nope", "arguments": {}}, "unknown tool"),
+        ({"name": "get", "arguments": {}}, "missing required argument"),
+        ({"name": "get", "arguments": {"item_id": "x", "extra": 1}}, "unexpected argument"),
+        ({"name": "get", "arguments": {"item_id": 5}}, "must be a string"),
+        ({"name": "get", "arguments": {"item_id": "x", "limit": 9}}, "at most 5"),
+        ({"name": "get", "arguments": {"item_id": "x", "limit": True}}, "must be an integer"),
+        ({"name": "get", "arguments": {"item_id": "x", "mode": "c"}}, "one of"),
+        ({"name": "get", "arguments": {"item_id": "x" * 21}}, "at most 20 characters"),
+        ("{not json", "not valid JSON"),
+        (["get"], "an action is an object"),
+        ({"arguments": {}}, "needs a tool"),
+        ({"name": "get", "arguments": "[1]"}, "must be an object"),
+        ({"name": "get", "arguments": {}, "id": 3}, "unexpected key"),
+    ],
+)
 def test_tool_call_rejects_with_a_reason(action: object, problem: str) -> None:
     space = ToolCall(SCHEMAS)
     reason = space.validate(action)

@@ -22,8 +22,9 @@ WHO = {"name": "whoami", "arguments": {}}
 APPROVERS = {"name": "list_approvers", "arguments": {}}
 
 
-def make(env_id: str = INVOICE, task_id: str = "single-1", tasks: list[str] | None = None,
-         **kwargs: Any) -> ChatWrapper:
+def make(
+    env_id: str = INVOICE, task_id: str = "single-1", tasks: list[str] | None = None, **kwargs: Any
+) -> ChatWrapper:
     wrapper = ChatWrapper(gym.make(env_id, task_ids=tasks or [task_id], **kwargs))
     wrapper.reset(seed=0, options={"task_id": task_id})
     return wrapper
@@ -32,8 +33,10 @@ def make(env_id: str = INVOICE, task_id: str = "single-1", tasks: list[str] | No
 def native(*calls: dict[str, Any], ids: list[str | None] | None = None, content: str | None = None) -> dict[str, Any]:
     entries = []
     for k, call in enumerate(calls):
-        entry: dict[str, Any] = {"type": "function",
-                                 "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+        entry: dict[str, Any] = {
+            "type": "function",
+            "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])},
+        }
         if ids is not None and ids[k] is not None:
             entry["id"] = ids[k]
         entries.append(entry)
@@ -48,8 +51,10 @@ def gold(wrapper: ChatWrapper, task_id: str) -> list[dict[str, Any]]:
 def test_reset_starts_the_transcript_with_the_policy_and_the_work_order() -> None:
     wrapper = ChatWrapper(gym.make(INVOICE))
     observation, info = wrapper.reset(seed=0, options={"task_id": "single-1"})
-    assert wrapper.messages == [{"role": "system", "content": info["system_prompt"]},
-                                {"role": "user", "content": observation}]
+    assert wrapper.messages == [
+        {"role": "system", "content": info["system_prompt"]},
+        {"role": "user", "content": observation},
+    ]
     assert info["messages"] == wrapper.messages and info["messages"] is not wrapper.messages
     assert all(t["type"] == "function" and "parameters" in t["function"] for t in info["tools"])
     assert "finish" not in [t["function"]["name"] for t in wrapper.tools]
@@ -65,7 +70,7 @@ def test_each_tool_result_answers_its_call_id_in_order() -> None:
     assistant, first, second = wrapper.messages[2:]
     assert [c["id"] for c in assistant["tool_calls"]] == ["a1", "a2"]
     assert (first["tool_call_id"], second["tool_call_id"]) == ("a1", "a2")
-    assert '"approver_id": "AP-145"' in first["content"] and second["content"].startswith("{\"approvers\"")
+    assert '"approver_id": "AP-145"' in first["content"] and second["content"].startswith('{"approvers"')
     assert observation == first["content"] + "\n\n" + second["content"]
     assert (reward, terminated) == (0.0, False) and info["new_messages"] == wrapper.messages[2:]
     assert info["turn"] == 2 and wrapper.stats.tool_calls == 2 and wrapper.stats.assistant_turns == 1
@@ -88,7 +93,9 @@ def test_calls_written_in_text_become_tool_calls() -> None:
     assistant = wrapper.messages[2]
     assert assistant["content"] == "Let me look."
     assert [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in assistant["tool_calls"]] == [
-        ("call_1_0", "whoami", "{}"), ("call_1_1", "list_approvers", "{}")]
+        ("call_1_0", "whoami", "{}"),
+        ("call_1_1", "list_approvers", "{}"),
+    ]
     assert [m["tool_call_id"] for m in wrapper.messages[3:]] == ["call_1_0", "call_1_1"]
     wrapper.step(f"```json\n{json.dumps(WHO)}\n```")
     wrapper.step(json.dumps(APPROVERS))
@@ -104,8 +111,9 @@ def test_unreadable_written_calls_cost_one_step_and_answer_as_user_error() -> No
     assert wrapper.messages[2:] == [{"role": "assistant", "content": text}, {"role": "user", "content": observation}]
     assert (reward, terminated, truncated) == (0.0, False, False)
     assert info["chat"]["parse_errors"] == 1 and info["chat"]["parse_error_kinds"] == {"invalid_json": 1}
-    assert wrapper.calls == [{"turn": 1, "id": None, "name": None, "arguments": {}, "parse_error": "invalid_json",
-                              "failed": True}]
+    assert wrapper.calls == [
+        {"turn": 1, "id": None, "name": None, "arguments": {}, "parse_error": "invalid_json", "failed": True}
+    ]
     *_, info = wrapper.step("done")
     assert info["grade"]["invalid_calls"] == 1 and info["grade"]["turns"] == 2
     assert info["grade"]["tool_calls"] == {}  # the good call next to the broken one did not run
@@ -114,8 +122,9 @@ def test_unreadable_written_calls_cost_one_step_and_answer_as_user_error() -> No
 def test_a_broken_native_call_is_answered_by_its_own_tool_message() -> None:
     wrapper = make()
     message = native(WHO, ids=["ok"])
-    message["tool_calls"].insert(0, {"id": "bad", "type": "function",
-                                     "function": {"name": "get_invoice", "arguments": '{"invoice_id": '}})
+    message["tool_calls"].insert(
+        0, {"id": "bad", "type": "function", "function": {"name": "get_invoice", "arguments": '{"invoice_id": '}}
+    )
     observation, *_ = wrapper.step(message)
     bad, good = wrapper.messages[3:]
     assert bad["tool_call_id"] == "bad" and bad["content"].startswith("Error: the arguments of 'get_invoice'")
@@ -123,7 +132,9 @@ def test_a_broken_native_call_is_answered_by_its_own_tool_message() -> None:
     assert wrapper.messages[2]["tool_calls"][0]["function"] == {"name": "get_invoice", "arguments": '{"invoice_id": '}
     assert observation.startswith("Error:") and wrapper.stats.parse_errors == 1
     assert [(c["name"], c["parse_error"], c["failed"]) for c in wrapper.calls] == [
-        ("get_invoice", "invalid_json", True), ("whoami", None, False)]
+        ("get_invoice", "invalid_json", True),
+        ("whoami", None, False),
+    ]
     wrapper.step({"name": "get_invoice", "arguments": {"invoice_id": "ER-1999-00001"}})
     assert wrapper.calls[-1]["failed"] and wrapper.messages[-1]["content"].startswith("Error:")
 
@@ -146,8 +157,11 @@ def test_a_terminal_tool_ends_the_episode_and_later_calls_are_not_run() -> None:
         wrapper.step(native(action))
     _, reward, terminated, _, info = wrapper.step(native(path[-1], WHO, ids=["s", "w"]))
     assert terminated and reward == 1.0 and info["stop_reason"] == "terminal_tool"
-    assert wrapper.messages[-1] == {"role": "tool", "tool_call_id": "w",
-                                    "content": "Error: not run: the episode had already ended."}
+    assert wrapper.messages[-1] == {
+        "role": "tool",
+        "tool_call_id": "w",
+        "content": "Error: not run: the episode had already ended.",
+    }
     assert wrapper.stats.skipped_calls == 1
 
 
@@ -179,12 +193,18 @@ def test_reset_clears_everything() -> None:
     _, info = wrapper.reset(options={"task_id": "single-2"})
     assert len(wrapper.messages) == 2 and wrapper.calls == [] and wrapper.turn == 0
     assert wrapper.stop_reason is None and wrapper.grade is None
-    assert info["chat"] == {"assistant_turns": 0, "tool_calls": 0, "parse_errors": 0, "parse_error_kinds": {},
-                            "skipped_calls": 0, "reasoning_turns": 0, "formats": {}}
+    assert info["chat"] == {
+        "assistant_turns": 0,
+        "tool_calls": 0,
+        "parse_errors": 0,
+        "parse_error_kinds": {},
+        "skipped_calls": 0,
+        "reasoning_turns": 0,
+        "formats": {},
+    }
     wrapper.step(native(WHO, ids=["call_1_0"]))
     wrapper.step(native(WHO))
-    assert [m["tool_calls"][0]["id"] for m in wrapper.messages if m["role"] == "assistant"] == [
-        "call_1_0", "call_2_0"]
+    assert [m["tool_calls"][0]["id"] for m in wrapper.messages if m["role"] == "assistant"] == ["call_1_0", "call_2_0"]
 
 
 def test_gymnasium_actions_still_work() -> None:
@@ -228,8 +248,14 @@ def mixed_formats(path: list[dict[str, Any]]) -> list[Any]:
     """The path written in turn as native calls, Hermes text, fenced JSON, two calls at once, and a broken one."""
     out: list[Any] = ["<tool_call>{oops</tool_call>"]
     for k, action in enumerate(path):
-        out.append([native(action), f"<tool_call>{json.dumps(action)}</tool_call>",
-                    f"```json\n{json.dumps(action)}\n```", native(action, ids=[None])][k % 4])
+        out.append(
+            [
+                native(action),
+                f"<tool_call>{json.dumps(action)}</tool_call>",
+                f"```json\n{json.dumps(action)}\n```",
+                native(action, ids=[None]),
+            ][k % 4]
+        )
     return [*out, {"role": "assistant", "content": "Done.", "reasoning_content": "all decided"}]
 
 

@@ -46,8 +46,10 @@ def decision(name: str, invoice_id: str, **extra: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------- stable keys
 @SETTINGS
-@given(task=st.sampled_from(["single-3", "batch-2", "hard-4"]),
-       actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS, MALFORMED), max_size=20))
+@given(
+    task=st.sampled_from(["single-3", "batch-2", "hard-4"]),
+    actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS, MALFORMED), max_size=20),
+)
 def test_invoice_progress_is_in_info_on_every_step_under_stable_keys(task: str, actions: list[Any]) -> None:
     infos = play(INVOICE_ENV, task, [*actions, FINISH])
     for info in infos:
@@ -83,9 +85,16 @@ def test_invoice_progress_follows_the_gold_path_and_ends_at_the_grade() -> None:
 
 def test_invoice_progress_counts_wrong_decisions_collateral_and_invalid_calls() -> None:
     env = INVOICE_ENV
-    infos = play(env, "single-14", [decision("approve_invoice", "ER-2026-00136"),   # gold: reject VAT_ERROR
-                                    decision("approve_invoice", "ER-2026-00027"),   # not in the work order
-                                    {"name": "get_invoice", "arguments": {"invoice_id": "nope"}}, FINISH])
+    infos = play(
+        env,
+        "single-14",
+        [
+            decision("approve_invoice", "ER-2026-00136"),  # gold: reject VAT_ERROR
+            decision("approve_invoice", "ER-2026-00027"),  # not in the work order
+            {"name": "get_invoice", "arguments": {"invoice_id": "nope"}},
+            FINISH,
+        ],
+    )
     progress, grade = infos[-1]["progress"], infos[-1]["grade"]
     assert progress["decided_wrongly"] == 1.0 and progress["decided_correctly"] == 0.0
     assert progress["collateral_changes"] == grade["collateral_changes"] == 1.0
@@ -98,8 +107,10 @@ def test_vendor_progress_components_are_the_grade_at_submission() -> None:
     env = VENDOR_ENV
     scenario = tool_env(env).scenario("vr-hard-01")
     reads = [{"name": "read_doc", "arguments": {"doc_id": d}} for d in scenario.core_documents[:2]]
-    submit = {"name": "submit_recommendation", "arguments": {"decision": scenario.decision,
-                                                             "gap_ids": [scenario.gap_ids[0]], "rationale": "r"}}
+    submit = {
+        "name": "submit_recommendation",
+        "arguments": {"decision": scenario.decision, "gap_ids": [scenario.gap_ids[0]], "rationale": "r"},
+    }
     infos = play(env, "vr-hard-01", [*reads, {"name": "search_docs", "arguments": {"query": "offline"}}, submit])
     assert [i["progress"]["core_docs_read"] for i in infos] == [0.0, 1.0, 2.0, 2.0, 2.0]
     assert infos[3]["progress"]["searches"] == 1.0 and infos[3]["progress"]["reward"] == 0.0
@@ -111,16 +122,19 @@ def test_vendor_progress_components_are_the_grade_at_submission() -> None:
 
 # ---------------------------------------------------------------------------------------- the progress cache
 @SETTINGS
-@given(task=st.sampled_from(["single-1", "batch-3", "long-2"]),
-       actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS), min_size=1, max_size=15))
+@given(
+    task=st.sampled_from(["single-1", "batch-3", "long-2"]),
+    actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS), min_size=1, max_size=15),
+)
 def test_cached_invoice_progress_equals_a_fresh_computation_after_every_step(task: str, actions: list[Any]) -> None:
     env = INVOICE_ENV
     inner: Any = env.unwrapped
     env.reset(options={"task_id": task})
     for action in actions:
         env.step(action)
-        fresh = book_measures(book_state(inner.episode.conn), inner.bundle.gold_state(task),
-                              inner.bundle.tasks[task].scope)
+        fresh = book_measures(
+            book_state(inner.episode.conn), inner.bundle.gold_state(task), inner.bundle.tasks[task].scope
+        )
         cached = inner.progress()
         assert {k: cached[k] for k in fresh} == fresh
 
@@ -160,8 +174,11 @@ def test_stepping_a_finished_episode_adds_no_second_summary() -> None:
 @pytest.mark.parametrize("outer", [True, False])
 def test_stacks_with_record_episode_statistics_in_either_order(outer: bool) -> None:
     base = gym.make(INVOICE, tier="single")
-    env: gym.Env[Any, Any] = (RecordEpisodeStatistics(ProgressDiagnostics(base)) if outer
-                              else ProgressDiagnostics(RecordEpisodeStatistics(base)))
+    env: gym.Env[Any, Any] = (
+        RecordEpisodeStatistics(ProgressDiagnostics(base))
+        if outer
+        else ProgressDiagnostics(RecordEpisodeStatistics(base))
+    )
     gold = base.unwrapped.gold_actions("single-5")  # type: ignore[attr-defined]
     info = play(env, "single-5", [*gold, FINISH])[-1]
     assert info["episode"]["r"] == info["episode_diagnostics"]["r"] == 1.0

@@ -93,8 +93,9 @@ def replay_invoice_gold(env: DiscreteToolCalls, task_id: str) -> float:
 
 
 def test_every_single_and_batch_gold_path_is_expressible_and_scores_one() -> None:
-    env = invoice_adapter(tier=None, task_ids=[t.id for t in load_bundle().tasks.values()
-                                               if t.tier in ("single", "batch")], max_turns=200)
+    env = invoice_adapter(
+        tier=None, task_ids=[t.id for t in load_bundle().tasks.values() if t.tier in ("single", "batch")], max_turns=200
+    )
     assert all(replay_invoice_gold(env, task_id) == 1.0 for task_id in tool_env(env).task_ids)
 
 
@@ -161,8 +162,9 @@ def test_reads_and_decisions_are_masked_once_done() -> None:
     env.step(read)
     assert not env.action_masks()[read] and env.action_masks()[supplier]
     env.step(approve)
-    assert not any(env.action_masks()[labels.index(f"slot 0: {v}")] for v in ("approve", "reject VAT_ERROR",
-                                                                                  "escalate target"))
+    assert not any(
+        env.action_masks()[labels.index(f"slot 0: {v}")] for v in ("approve", "reject VAT_ERROR", "escalate target")
+    )
 
 
 def test_the_adapter_step_limit_ends_endless_flagging_with_a_graded_finish() -> None:
@@ -177,21 +179,37 @@ def test_the_adapter_step_limit_ends_endless_flagging_with_a_graded_finish() -> 
 
 # ---------------------------------------------------------------------------------------- features
 def test_tokens_and_hashed_features() -> None:
-    assert tokens('{"is_blocked": true, "po_number": null}') == ["is", "blocked", "true", "po", "number", "null",
-                                                                 "is_blocked=true", "po_number=null"]
+    assert tokens('{"is_blocked": true, "po_number": null}') == [
+        "is",
+        "blocked",
+        "true",
+        "po",
+        "number",
+        "null",
+        "is_blocked=true",
+        "po_number=null",
+    ]
     assert bucket("invoice", 256) == 68  # crc32("invoice") % 256: fixed by the algorithm, not by the process
     vector = HashedBagOfWords(8).encode("a b a")
     assert vector.sum() == len({bucket("a", 8), bucket("b", 8)}) and set(vector.tolist()) <= {0.0, 1.0}
 
 
 def test_features_are_the_same_in_a_fresh_process_with_another_hash_seed() -> None:
-    script = ("import gymnasium as gym, officegym, json;"
-              "from officegym.wrappers.discrete import DiscreteToolCalls;"
-              "e = DiscreteToolCalls(gym.make('officegym/InvoiceApproval-v0', tier='single', max_turns=20));"
-              "o, _ = e.reset(options={'task_id': 'single-3'}); o, *_ = e.step(3);"
-              "print(json.dumps(o.tolist()))")
-    other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": "12345", "PATH": ""}, timeout=120)
+    script = (
+        "import gymnasium as gym, officegym, json;"
+        "from officegym.wrappers.discrete import DiscreteToolCalls;"
+        "e = DiscreteToolCalls(gym.make('officegym/InvoiceApproval-v0', tier='single', max_turns=20));"
+        "o, _ = e.reset(options={'task_id': 'single-3'}); o, *_ = e.step(3);"
+        "print(json.dumps(o.tolist()))"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "12345", "PATH": ""},
+        timeout=120,
+    )
     env = invoice_adapter()
     env.reset(options={"task_id": "single-3"})
     here, *_ = env.step(3)
@@ -204,8 +222,7 @@ def test_memory_keeps_what_the_last_output_forgets() -> None:
     after_read, *_ = env.step(env.catalogue.labels.index("slot 0: read_invoice"))
     after_whoami, *_ = env.step(env.catalogue.labels.index("whoami"))
     last, memory = slice(256, 512), slice(512, 768)
-    assert np.all(after_whoami[memory] >= after_read[last]) and not np.array_equal(after_whoami[last],
-                                                                                 after_read[last])
+    assert np.all(after_whoami[memory] >= after_read[last]) and not np.array_equal(after_whoami[last], after_read[last])
 
 
 # ---------------------------------------------------------------------------------------- training
@@ -217,8 +234,17 @@ def test_a_short_maskable_ppo_run_completes_on_the_full_stack() -> None:
         return env
 
     venv = DummyVecEnv([make, make])
-    model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=128, n_epochs=2, seed=0, gamma=0.99,
-                        policy_kwargs={"net_arch": [32]}, device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=256,
+        batch_size=128,
+        n_epochs=2,
+        seed=0,
+        gamma=0.99,
+        policy_kwargs={"net_arch": [32]},
+        device="cpu",
+    )
     model.learn(total_timesteps=2048)
     assert model.num_timesteps >= 2048
     env = invoice_adapter()

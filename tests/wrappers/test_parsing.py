@@ -47,38 +47,47 @@ def tool_call(name: str, arguments: Any, call_id: str | None = "call_a") -> dict
 
 # --------------------------------------------------------------------------- native OpenAI tool_calls
 def test_native_tool_calls_keep_ids_order_and_decode_arguments() -> None:
-    message = {"role": "assistant", "content": "Checking both.",
-               "tool_calls": [tool_call("get_invoice", json.dumps(GET["arguments"]), "c1"),
-                              tool_call("whoami", "", "c2")]}
+    message = {
+        "role": "assistant",
+        "content": "Checking both.",
+        "tool_calls": [tool_call("get_invoice", json.dumps(GET["arguments"]), "c1"), tool_call("whoami", "", "c2")],
+    }
     parsed = parse_assistant_message(message)
     assert parsed.format == NATIVE and parsed.content == "Checking both."
     assert [(c.name, c.arguments, c.call_id) for c in parsed.calls] == [
-        ("get_invoice", GET["arguments"], "c1"), ("whoami", {}, "c2")]
+        ("get_invoice", GET["arguments"], "c1"),
+        ("whoami", {}, "c2"),
+    ]
 
 
 def test_native_arguments_may_be_a_dict_or_null_and_ids_may_be_missing() -> None:
-    parsed = parse_assistant_message({"tool_calls": [tool_call("get_invoice", GET["arguments"], None),
-                                                     tool_call("whoami", None, "")]})
+    parsed = parse_assistant_message(
+        {"tool_calls": [tool_call("get_invoice", GET["arguments"], None), tool_call("whoami", None, "")]}
+    )
     assert [(c.call_id, c.arguments) for c in parsed.calls] == [(None, GET["arguments"]), (None, {})]
     assert parsed.calls[0].raw_arguments == json.dumps(GET["arguments"])
 
 
 def test_native_broken_call_is_an_error_next_to_the_good_one() -> None:
-    parsed = parse_assistant_message({"tool_calls": [tool_call("whoami", '{"a": ', "c1"),
-                                                     tool_call("whoami", "{}", "c2")]})
+    parsed = parse_assistant_message(
+        {"tool_calls": [tool_call("whoami", '{"a": ', "c1"), tool_call("whoami", "{}", "c2")]}
+    )
     assert [type(i) for i in parsed.items] == [CallError, ParsedCall]
     error = parsed.errors[0]
     assert error.kind == "invalid_json" and error.call_id == "c1" and error.name == "whoami"
 
 
-@pytest.mark.parametrize(("entry", "kind"), [
-    (tool_call("whoami", '["x"]'), "invalid_arguments"),
-    (tool_call("whoami", "3"), "invalid_arguments"),
-    (tool_call("", "{}"), "missing_name"),
-    ({"id": "c", "type": "function", "function": {"arguments": "{}"}}, "missing_name"),
-    ({"id": "c", "type": "function"}, "not_an_object"),
-    ("whoami()", "not_an_object"),
-])
+@pytest.mark.parametrize(
+    ("entry", "kind"),
+    [
+        (tool_call("whoami", '["x"]'), "invalid_arguments"),
+        (tool_call("whoami", "3"), "invalid_arguments"),
+        (tool_call("", "{}"), "missing_name"),
+        ({"id": "c", "type": "function", "function": {"arguments": "{}"}}, "missing_name"),
+        ({"id": "c", "type": "function"}, "not_an_object"),
+        ("whoami()", "not_an_object"),
+    ],
+)
 def test_native_malformed_kinds(entry: Any, kind: str) -> None:
     assert only_error({"tool_calls": [entry]}).kind == kind
 
@@ -103,7 +112,9 @@ def test_json_in_code_fences_labelled_or_not_one_or_a_list() -> None:
     assert parsed.format == FENCED and parsed.content == "Next:\n\nthen more."
     assert calls(f"```\n{json.dumps([GET, WHO])}\n```") == [("get_invoice", GET["arguments"]), ("whoami", {})]
     assert calls(f"```json\n{json.dumps(WHO)}\n```\n```json\n{json.dumps(GET)}\n```") == [
-        ("whoami", {}), ("get_invoice", GET["arguments"])]
+        ("whoami", {}),
+        ("get_invoice", GET["arguments"]),
+    ]
 
 
 def test_code_fences_in_other_languages_are_prose() -> None:
@@ -151,20 +162,23 @@ def test_content_parts_are_read_as_text() -> None:
 
 
 # --------------------------------------------------------------------------- malformed text
-@pytest.mark.parametrize(("text", "kind"), [
-    ('<tool_call>{"name": "whoami", "arguments": {}</tool_call>', "invalid_json"),
-    ('```json\n{"name": "whoami", "arguments": \n```', "invalid_json"),
-    ('{"name": "whoami", "arguments": {', "invalid_json"),
-    ('<tool_call>{"name": "get_invoice", "arguments": {"invoice_id": "ER-20', "unclosed_tag"),
-    ("<tool_call>   </tool_call>", "empty_call"),
-    ("[]", "empty_call"),
-    ('```json\n["whoami"]\n```', "not_an_object"),
-    ('<tool_call>"whoami"</tool_call>', "not_an_object"),
-    ('{"tool": "whoami", "arguments": {}}', "missing_name"),
-    ('{"name": "", "arguments": {}}', "missing_name"),
-    ('{"name": "whoami", "arguments": [1]}', "invalid_arguments"),
-    ('{"name": "whoami", "arguments": "not json"}', "invalid_arguments"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ('<tool_call>{"name": "whoami", "arguments": {}</tool_call>', "invalid_json"),
+        ('```json\n{"name": "whoami", "arguments": \n```', "invalid_json"),
+        ('{"name": "whoami", "arguments": {', "invalid_json"),
+        ('<tool_call>{"name": "get_invoice", "arguments": {"invoice_id": "ER-20', "unclosed_tag"),
+        ("<tool_call>   </tool_call>", "empty_call"),
+        ("[]", "empty_call"),
+        ('```json\n["whoami"]\n```', "not_an_object"),
+        ('<tool_call>"whoami"</tool_call>', "not_an_object"),
+        ('{"tool": "whoami", "arguments": {}}', "missing_name"),
+        ('{"name": "", "arguments": {}}', "missing_name"),
+        ('{"name": "whoami", "arguments": [1]}', "invalid_arguments"),
+        ('{"name": "whoami", "arguments": "not json"}', "invalid_arguments"),
+    ],
+)
 def test_malformed_text_kinds(text: str, kind: str) -> None:
     error = only_error(text)
     assert error.kind == kind and error.kind in ERROR_KINDS
@@ -191,11 +205,23 @@ def test_deep_nesting_and_huge_output_do_not_raise() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(st.text(max_size=200), st.none(), st.integers(), st.lists(st.text(max_size=5), max_size=3),
-                 st.dictionaries(st.sampled_from(["content", "tool_calls", "reasoning_content"]),
-                                 st.one_of(st.text(max_size=50), st.none(), st.integers(),
-                                           st.lists(st.dictionaries(st.text(max_size=8), st.text(max_size=8)),
-                                                    max_size=2)))))
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.none(),
+        st.integers(),
+        st.lists(st.text(max_size=5), max_size=3),
+        st.dictionaries(
+            st.sampled_from(["content", "tool_calls", "reasoning_content"]),
+            st.one_of(
+                st.text(max_size=50),
+                st.none(),
+                st.integers(),
+                st.lists(st.dictionaries(st.text(max_size=8), st.text(max_size=8)), max_size=2),
+            ),
+        ),
+    )
+)
 def test_parsing_never_raises(message: Any) -> None:
     parsed = parse_assistant_message(message)
     assert all(isinstance(item, ParsedCall | CallError) for item in parsed.items)

@@ -30,8 +30,7 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 def twins(env_id: str, gamma: float, **kwargs: Any) -> tuple[gym.Env[Any, Any], gym.Env[Any, Any]]:
     """The same env twice: plain, and shaped (with diagnostics in between, as a user would stack them)."""
-    return (gym.make(env_id, **kwargs),
-            PotentialShaping(ProgressDiagnostics(gym.make(env_id, **kwargs)), gamma=gamma))
+    return (gym.make(env_id, **kwargs), PotentialShaping(ProgressDiagnostics(gym.make(env_id, **kwargs)), gamma=gamma))
 
 
 def invoice_limit(task: str) -> dict[str, Any]:
@@ -39,8 +38,9 @@ def invoice_limit(task: str) -> dict[str, Any]:
     return {"task_ids": [task], "max_turns": len(load_bundle().tasks[task].gold_actions) + 2}
 
 
-def shaping_difference(env_id: str, task: str, actions: list[Any], gamma: float,
-                       **kwargs: Any) -> tuple[Fraction, Fraction]:
+def shaping_difference(
+    env_id: str, task: str, actions: list[Any], gamma: float, **kwargs: Any
+) -> tuple[Fraction, Fraction]:
     """Play ``actions`` on both twins in lockstep. Returns (shaped return - plain return, the telescoped
     prediction gamma^T Phi(s_T) - Phi(s_0)), both discounted with ``gamma``, in exact rational arithmetic
     on the floats the wrappers returned. Also checks that shaping changed nothing but the reward."""
@@ -62,7 +62,7 @@ def shaping_difference(env_id: str, task: str, actions: list[Any], gamma: float,
         if terminated or truncated:
             break
     phi_end = Fraction(0) if terminated else Fraction(potential(progress_of(shaped)))
-    return gap, g ** steps * phi_end - phi_start
+    return gap, g**steps * phi_end - phi_start
 
 
 def tolerance(gamma: float, exact: bool) -> Fraction:
@@ -76,12 +76,22 @@ def decisions_on(invoice_ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
     ids = st.sampled_from(invoice_ids)
     return st.one_of(
         st.builds(lambda i: {"name": "approve_invoice", "arguments": {"invoice_id": i}}, ids),
-        st.builds(lambda i, c: {"name": "reject_invoice", "arguments": {"invoice_id": i, "reason_code": c}}, ids,
-                  st.sampled_from(["DUPLICATE", "MISSING_PO", "INVALID_PO", "VAT_ERROR"])),
-        st.builds(lambda i, c: {"name": "hold_invoice", "arguments": {"invoice_id": i, "reason_code": c}}, ids,
-                  st.sampled_from(["SUPPLIER_BLOCKED", "PO_EXCEEDED"])),
-        st.builds(lambda i, a: {"name": "escalate_invoice", "arguments": {"invoice_id": i, "approver_id": a}}, ids,
-                  st.sampled_from(["AP-113", "AP-117", "AP-212", "AP-145"])))
+        st.builds(
+            lambda i, c: {"name": "reject_invoice", "arguments": {"invoice_id": i, "reason_code": c}},
+            ids,
+            st.sampled_from(["DUPLICATE", "MISSING_PO", "INVALID_PO", "VAT_ERROR"]),
+        ),
+        st.builds(
+            lambda i, c: {"name": "hold_invoice", "arguments": {"invoice_id": i, "reason_code": c}},
+            ids,
+            st.sampled_from(["SUPPLIER_BLOCKED", "PO_EXCEEDED"]),
+        ),
+        st.builds(
+            lambda i, a: {"name": "escalate_invoice", "arguments": {"invoice_id": i, "approver_id": a}},
+            ids,
+            st.sampled_from(["AP-113", "AP-117", "AP-212", "AP-145"]),
+        ),
+    )
 
 
 def invoice_episodes(task: str) -> st.SearchStrategy[list[Any]]:
@@ -89,8 +99,17 @@ def invoice_episodes(task: str) -> st.SearchStrategy[list[Any]]:
     invoices outside it (collateral), arbitrary reads and writes, malformed calls, finish."""
     gold = load_bundle().tasks[task].gold_actions
     scope = load_bundle().tasks[task].scope
-    return st.lists(st.one_of(st.sampled_from(gold), decisions_on([*scope, "ER-2026-00027", "ER-2026-00150"]),
-                              INVOICE_WRITES, INVOICE_READS, MALFORMED, st.just(FINISH)), max_size=14)
+    return st.lists(
+        st.one_of(
+            st.sampled_from(gold),
+            decisions_on([*scope, "ER-2026-00027", "ER-2026-00150"]),
+            INVOICE_WRITES,
+            INVOICE_READS,
+            MALFORMED,
+            st.just(FINISH),
+        ),
+        max_size=14,
+    )
 
 
 @SETTINGS
@@ -101,16 +120,23 @@ def test_invoice_shaping_telescopes(gamma: float, task: str, data: st.DataObject
     assert abs(difference - predicted) <= tolerance(gamma, exact=task.startswith("single"))  # scope 1: integer Phi
 
 
-CORE_READS = st.sampled_from([{"name": "read_doc", "arguments": {"doc_id": d}} for d in
-                              ("requirements-matrix", "questionnaire", "soc2-report", "admin-guide", "order-form")])
-SUBMIT = st.builds(lambda d: {"name": "submit_recommendation", "arguments": {"decision": d, "gap_ids": [],
-                                                                              "rationale": "r"}},
-                   st.sampled_from(["go", "no-go", "conditional-go"]))
+CORE_READS = st.sampled_from(
+    [
+        {"name": "read_doc", "arguments": {"doc_id": d}}
+        for d in ("requirements-matrix", "questionnaire", "soc2-report", "admin-guide", "order-form")
+    ]
+)
+SUBMIT = st.builds(
+    lambda d: {"name": "submit_recommendation", "arguments": {"decision": d, "gap_ids": [], "rationale": "r"}},
+    st.sampled_from(["go", "no-go", "conditional-go"]),
+)
 
 
 @SETTINGS
-@given(gamma=st.sampled_from(GAMMAS),
-       actions=st.lists(st.one_of(CORE_READS, SUBMIT, VENDOR_CALLS, MALFORMED, st.just(FINISH)), max_size=12))
+@given(
+    gamma=st.sampled_from(GAMMAS),
+    actions=st.lists(st.one_of(CORE_READS, SUBMIT, VENDOR_CALLS, MALFORMED, st.just(FINISH)), max_size=12),
+)
 def test_vendor_shaping_telescopes(gamma: float, actions: list[Any]) -> None:
     difference, predicted = shaping_difference(VENDOR, "vr-hard-01", actions, gamma, max_turns=8)
     assert abs(difference - predicted) <= tolerance(gamma, exact=False)  # Phi = 0.1 k / 5 is not dyadic

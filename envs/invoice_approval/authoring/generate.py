@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..db import CANONICAL_SEED, FINGERPRINT_FILE, SEED_FILE, asset_path, fingerprint
+from ...core.assets import asset_path
+from ..db import CANONICAL_SEED, FINGERPRINT_FILE, SEED_FILE, fingerprint
 from ..tasks import task_to_json
 from .seed_db import build_seed_db
 from .task_builder import generate_tasks
@@ -32,13 +33,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     blob, print_, tasks = generate()
     if args.check:
-        same = (asset_path(FINGERPRINT_FILE).read_text().strip() == print_
-                and asset_path("tasks.jsonl").read_text(encoding="utf-8") == tasks)
+        same = (
+            asset_path("invoice_approval", FINGERPRINT_FILE).read_text().strip() == print_
+            and asset_path("invoice_approval", "tasks.jsonl").read_text(encoding="utf-8") == tasks
+        )
         print("assets up to date" if same else "assets differ from a fresh generation")
         return 0 if same else 1
-    asset_path(SEED_FILE).write_bytes(blob)
-    asset_path(FINGERPRINT_FILE).write_text(print_ + "\n")
-    asset_path("tasks.jsonl").write_text(tasks, encoding="utf-8")
+    asset_path("invoice_approval", SEED_FILE).write_bytes(blob)
+    asset_path("invoice_approval", FINGERPRINT_FILE).write_text(print_ + "\n")
+    asset_path("invoice_approval", "tasks.jsonl").write_text(tasks, encoding="utf-8")
     print(f"wrote {SEED_FILE} ({len(blob)} bytes, fingerprint {print_[:16]}...) and tasks.jsonl")
     return 0
 

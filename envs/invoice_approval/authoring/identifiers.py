@@ -302,11 +302,7 @@ class _IbanLayout:
 
     def is_bban(self, bban: str) -> bool:
         code, account = bban[: self.bank_code_length], bban[self.bank_code_length :]
-        return (
-            self.is_bank_code(code)
-            and len(account) == self.account_length
-            and all(c in _DIGITS for c in account)
-        )
+        return self.is_bank_code(code) and len(account) == self.account_length and all(c in _DIGITS for c in account)
 
 
 _IBAN_LAYOUTS: Final[dict[str, _IbanLayout]] = {

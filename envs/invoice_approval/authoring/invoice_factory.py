@@ -60,10 +60,14 @@ class InvoiceFactory:
         return sorted(self.rng.sample(business_days(RECEIVED_FROM, RECEIVED_TO), count))
 
     # -------------------------------------------------------------- suppliers and amounts
-    def supplier(self, *, blocked: bool = False, category: str | None = None,
-                 exclude: tuple[str, ...] = ()) -> Supplier:
-        pool = [s for s in self.suppliers if s.is_blocked == blocked and s.supplier_id not in exclude
-                and (category is None or s.category == category)]
+    def supplier(
+        self, *, blocked: bool = False, category: str | None = None, exclude: tuple[str, ...] = ()
+    ) -> Supplier:
+        pool = [
+            s
+            for s in self.suppliers
+            if s.is_blocked == blocked and s.supplier_id not in exclude and (category is None or s.category == category)
+        ]
         return self.rng.choice(pool)
 
     def net(self, category: str, lo_eur: float | None = None, hi_eur: float | None = None) -> int:
@@ -89,12 +93,20 @@ class InvoiceFactory:
                 self._po_numbers.add(number)
                 return number
 
-    def po(self, supplier: Supplier, net_cents: int, *, status: str = "open", invoiced: int = 0,
-           shareable: bool = False) -> PurchaseOrder:
+    def po(
+        self, supplier: Supplier, net_cents: int, *, status: str = "open", invoiced: int = 0, shareable: bool = False
+    ) -> PurchaseOrder:
         order_date = dt.date(2025, 10, 1) + dt.timedelta(days=self.rng.randint(0, 140))
-        po = PurchaseOrder(self.new_po_number(), supplier.supplier_id, order_date,
-                           self.rng.choice(self.config["cost_centers"]),
-                           self.names.text(self.rng, supplier.category, "po_descriptions"), net_cents, invoiced, status)
+        po = PurchaseOrder(
+            self.new_po_number(),
+            supplier.supplier_id,
+            order_date,
+            self.rng.choice(self.config["cost_centers"]),
+            self.names.text(self.rng, supplier.category, "po_descriptions"),
+            net_cents,
+            invoiced,
+            status,
+        )
         self.pos.append(po)
         self.planned[po.po_number] = invoiced
         if shareable:
@@ -106,8 +118,12 @@ class InvoiceFactory:
         the supplier's shareable POs has room, else new), and the room is promised to this invoice."""
         if share:
             for po in self.pos:
-                if (po.po_number in self.shareable and po.supplier_id == supplier.supplier_id
-                        and self.planned[po.po_number] + net <= po.net_cents and self.rng.random() < 0.6):
+                if (
+                    po.po_number in self.shareable
+                    and po.supplier_id == supplier.supplier_id
+                    and self.planned[po.po_number] + net <= po.net_cents
+                    and self.rng.random() < 0.6
+                ):
                     self.planned[po.po_number] += net
                     return po
         value = round(net * self.rng.uniform(1.05, 2.2) / 100) * 100
@@ -118,28 +134,58 @@ class InvoiceFactory:
         return po
 
     # -------------------------------------------------------------- invoices
-    def invoice(self, supplier: Supplier, net: int, *, po: str | None, received: dt.date,
-                trap: str = "clean", intended: str = "approve", actor: str | None = None,
-                rate: int | None = None, vat: int | None = None, gross: int | None = None,
-                number: str | None = None, category: str | None = None, status: str = "received") -> Invoice:
+    def invoice(
+        self,
+        supplier: Supplier,
+        net: int,
+        *,
+        po: str | None,
+        received: dt.date,
+        trap: str = "clean",
+        intended: str = "approve",
+        actor: str | None = None,
+        rate: int | None = None,
+        vat: int | None = None,
+        gross: int | None = None,
+        number: str | None = None,
+        category: str | None = None,
+        status: str = "received",
+    ) -> Invoice:
         """One invoice. VAT, rate and gross default to the correct values; traps override them."""
         category = category or supplier.category
         rate = required_rate(category) if rate is None else rate
         vat = vat_cents(net, rate) if vat is None else vat
         gross = net + vat if gross is None else gross
         invoice = Invoice(
-            supplier_id=supplier.supplier_id, supplier_invoice_no=number or self.number(supplier),
-            invoice_date=received - dt.timedelta(days=self.rng.randint(1, 12)), received_date=received,
-            po_number=po, category=category, expense_account=self.config["categories"][category]["account"],
-            net_cents=net, vat_rate=rate, vat_cents=vat, gross_cents=gross,
-            description=self.names.text(self.rng, category, "invoice_lines"), status=status, trap=trap,
-            intended=intended, design_actor=actor or self.sufficient_approver(gross),
-            order_key=self.rng.random())
+            supplier_id=supplier.supplier_id,
+            supplier_invoice_no=number or self.number(supplier),
+            invoice_date=received - dt.timedelta(days=self.rng.randint(1, 12)),
+            received_date=received,
+            po_number=po,
+            category=category,
+            expense_account=self.config["categories"][category]["account"],
+            net_cents=net,
+            vat_rate=rate,
+            vat_cents=vat,
+            gross_cents=gross,
+            description=self.names.text(self.rng, category, "invoice_lines"),
+            status=status,
+            trap=trap,
+            intended=intended,
+            design_actor=actor or self.sufficient_approver(gross),
+            order_key=self.rng.random(),
+        )
         self.invoices.append(invoice)
         return invoice
 
-    def clean(self, supplier: Supplier | None = None, *, received: dt.date | None = None,
-              net: int | None = None, allow_no_po: bool = True) -> Invoice:
+    def clean(
+        self,
+        supplier: Supplier | None = None,
+        *,
+        received: dt.date | None = None,
+        net: int | None = None,
+        allow_no_po: bool = True,
+    ) -> Invoice:
         """A correct invoice that the policy approves when its acting approver's limit suffices."""
         supplier = supplier or self.supplier()
         net = net or self.clean_net(supplier.category)
@@ -165,4 +211,3 @@ class InvoiceFactory:
 
     def approvers_with_limit(self, limit_cents: int | None) -> list[Approver]:
         return sorted((a for a in self.approvers if a.limit_cents == limit_cents), key=lambda a: a.approver_id)
-

@@ -13,9 +13,14 @@ from typing import Any
 
 # generator category -> (asset category, trades it may use)
 TRADES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "goods": ("goods", ()), "services": ("services", ()), "tools": ("tools", ()),
-    "it_maintenance": ("IT", ("Hardware", "Wartung")), "software": ("IT", ("Software", "Lizenzen")),
-    "books": ("books", ()), "food": ("food", ()), "office": ("office", ()),
+    "goods": ("goods", ()),
+    "services": ("services", ()),
+    "tools": ("tools", ()),
+    "it_maintenance": ("IT", ("Hardware", "Wartung")),
+    "software": ("IT", ("Software", "Lizenzen")),
+    "books": ("books", ()),
+    "food": ("food", ()),
+    "office": ("office", ()),
 }
 FOREIGN_CATEGORIES = ("goods", "services", "tools", "it_maintenance", "software")
 
@@ -37,7 +42,8 @@ class NameBook:
         surnames = self.data["surnames"][country]
         first, second = rng.sample(surnames, 2)
         return str(rng.choice(patterns)["pattern"]).format(
-            surname=first, surname2=second, stem=rng.choice(self.data["company_stems"][country]))
+            surname=first, surname2=second, stem=rng.choice(self.data["company_stems"][country])
+        )
 
     def person(self, rng: random.Random) -> str:
         return f"{rng.choice(self.data['first_names'])} {rng.choice(self.data['surnames']['DE'])}"
@@ -48,8 +54,14 @@ class NameBook:
         street = f"{rng.choice(self.data['streets'][country])} {rng.randint(1, 160)}"
         if country == "NL":
             letters = self.data["nl_postcode_letters"]
-            pair = rng.choice([a + b for a in letters["alphabet"] for b in letters["alphabet"]
-                               if a + b not in letters["excluded_pairs"]])
+            pair = rng.choice(
+                [
+                    a + b
+                    for a in letters["alphabet"]
+                    for b in letters["alphabet"]
+                    if a + b not in letters["excluded_pairs"]
+                ]
+            )
             return street, f"{rng.choice(city['postcode_digits'])} {pair}", city["city"]
         return street, rng.choice(city["postal_codes"]), city["city"]
 
@@ -57,8 +69,16 @@ class NameBook:
         """An invoice line (``kind="invoice_lines"``) or PO text (``"po_descriptions"``) with its
         placeholders filled in."""
         asset_category, _ = TRADES[category]
-        entries = [e for e in self.data["categories"][asset_category][kind]
-                   if self._fits({"category": asset_category, "trade": e["trade"]}, category)]
+        entries = [
+            e
+            for e in self.data["categories"][asset_category][kind]
+            if self._fits({"category": asset_category, "trade": e["trade"]}, category)
+        ]
         return str(rng.choice(entries)["text"]).format(
-            kw=rng.randint(1, 13), quarter=1, month=rng.choice(self.data["month_names_de"][:3]), year=2026,
-            lot=rng.randint(1000, 99999), qty=rng.randint(2, 50))
+            kw=rng.randint(1, 13),
+            quarter=1,
+            month=rng.choice(self.data["month_names_de"][:3]),
+            year=2026,
+            lot=rng.randint(1000, 99999),
+            qty=rng.randint(2, 50),
+        )

@@ -22,8 +22,9 @@ def build_seed_db(world: World) -> sqlite3.Connection:
     db = sqlite_utils.Database(conn)
     db.table("approvers").insert_all([vars(a) for a in world.approvers])
     db.table("suppliers").insert_all([{**vars(s), "is_blocked": int(s.is_blocked)} for s in world.suppliers])
-    db.table("purchase_orders").insert_all([{**vars(p), "order_date": p.order_date.isoformat()}
-                                            for p in world.purchase_orders])
+    db.table("purchase_orders").insert_all(
+        [{**vars(p), "order_date": p.order_date.isoformat()} for p in world.purchase_orders]
+    )
     db.table("invoices").insert_all([_invoice_row(i) for i in world.invoices])
     db.table("ledger").insert_all([vars(line) for line in world.ledger])
     conn.commit()

@@ -25,14 +25,44 @@ from .seed_db import build_seed_db
 from .world import load_asset
 
 SINGLE_KINDS = (
-    "blocked_supplier", "blocked_with_flaw", "exact_duplicate", "spelling_duplicate", "duplicate_with_flaw",
-    "duplicate_of_approved", "missing_po", "missing_po_boundary", "po_other_supplier", "po_closed", "po_unknown",
-    "kleinbetrag_bad_po", "po_budget_over", "vat_wrong_rate", "vat_books_at_19", "vat_off_by_cent",
-    "vat_half_cent_wrong", "gross_mismatch", "limit_over", "escalation_tie",
+    "blocked_supplier",
+    "blocked_with_flaw",
+    "exact_duplicate",
+    "spelling_duplicate",
+    "duplicate_with_flaw",
+    "duplicate_of_approved",
+    "missing_po",
+    "missing_po_boundary",
+    "po_other_supplier",
+    "po_closed",
+    "po_unknown",
+    "kleinbetrag_bad_po",
+    "po_budget_over",
+    "vat_wrong_rate",
+    "vat_books_at_19",
+    "vat_off_by_cent",
+    "vat_half_cent_wrong",
+    "gross_mismatch",
+    "limit_over",
+    "escalation_tie",
 )
-ARITHMETIC = ("vat_off_by_cent", "vat_half_cent_ok", "vat_half_cent_wrong", "gross_mismatch", "po_budget_exact",
-              "po_budget_over", "limit_exact", "limit_over", "kleinbetrag_exact", "missing_po_boundary",
-              "vat_wrong_rate", "vat_books_at_19", "vat_reduced_ok", "escalation_tie", "kleinbetrag_po_exceeded")
+ARITHMETIC = (
+    "vat_off_by_cent",
+    "vat_half_cent_ok",
+    "vat_half_cent_wrong",
+    "gross_mismatch",
+    "po_budget_exact",
+    "po_budget_over",
+    "limit_exact",
+    "limit_over",
+    "kleinbetrag_exact",
+    "missing_po_boundary",
+    "vat_wrong_rate",
+    "vat_books_at_19",
+    "vat_reduced_ok",
+    "escalation_tie",
+    "kleinbetrag_po_exceeded",
+)
 
 
 @dataclass
@@ -66,8 +96,7 @@ class _Context:
 
 def generate_tasks(world: World) -> list[Task]:
     conn = build_seed_db(world)
-    ctx = _Context(world, episode_template(conn.serialize()), random.Random(world.seed * 1000 + 7),
-                   fingerprint(conn))
+    ctx = _Context(world, episode_template(conn.serialize()), random.Random(world.seed * 1000 + 7), fingerprint(conn))
     conn.close()
     tasks: list[Task] = []
     for builder in (_single_tasks, _batch_tasks, _long_tasks, _hard_tasks):
@@ -96,8 +125,10 @@ def _batch_tasks(ctx: _Context) -> list[Task]:
     for invoice in received:
         by_supplier[invoice.supplier_id].append(invoice.invoice_id)
         by_date[invoice.received_date.isoformat()].append(invoice.invoice_id)
-    pools = [sorted((v for v in by_supplier.values() if 3 <= len(v) <= 10), key=lambda v: v[0]),
-             sorted((v for v in by_date.values() if 3 <= len(v) <= 10), key=lambda v: v[0])]
+    pools = [
+        sorted((v for v in by_supplier.values() if 3 <= len(v) <= 10), key=lambda v: v[0]),
+        sorted((v for v in by_date.values() if 3 <= len(v) <= 10), key=lambda v: v[0]),
+    ]
     tricky = _tricky_groups(ctx)
     actors = _approvers(ctx, ("Teamleiter", "Teamleiter", "Abteilungsleiter", "Bereichsleiter", "CFO"))
     tasks: list[Task] = []
@@ -119,8 +150,13 @@ def _tricky_groups(ctx: _Context) -> list[list[str]]:
     received = ctx.received()
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
     for invoice in received:
-        if invoice.trap in ("corrected_resubmission", "resubmission_original", "near_duplicate",
-                            "near_duplicate_original", "budget_chain"):
+        if invoice.trap in (
+            "corrected_resubmission",
+            "resubmission_original",
+            "near_duplicate",
+            "near_duplicate_original",
+            "budget_chain",
+        ):
             groups[(invoice.trap.split("_")[0], invoice.supplier_id)].append(invoice.invoice_id)
         elif invoice.trap in ARITHMETIC or invoice.trap in ("rejected_history_resubmission", "kleinbetrag_no_po"):
             groups[(invoice.trap, invoice.invoice_id)].append(invoice.invoice_id)
@@ -140,8 +176,9 @@ def _order_sensitive(ctx: _Context) -> list[list[str]]:
     return [g for g in _tricky_groups(ctx) if len(g) > 1]
 
 
-def _big_task(ctx: _Context, task_id: str, tier: str, size: range, actors: list[str],
-              preferred: Callable[[Invoice], bool]) -> Task:
+def _big_task(
+    ctx: _Context, task_id: str, tier: str, size: range, actors: list[str], preferred: Callable[[Invoice], bool]
+) -> Task:
     """A long list with at least one order-sensitive group, listed so that list order matters."""
     received = ctx.received()
     for _ in range(200):
@@ -172,22 +209,21 @@ def _misleading_order(ctx: _Context, scope: list[str]) -> list[str]:
 
 def _long_tasks(ctx: _Context) -> list[Task]:
     actors = _approvers(ctx, ("Teamleiter", "Abteilungsleiter"))
-    return [_big_task(ctx, f"long-{n}", "long", range(15, 24), actors, lambda i: i.trap != "clean")
-            for n in range(1, 11)]
+    return [
+        _big_task(ctx, f"long-{n}", "long", range(15, 24), actors, lambda i: i.trap != "clean") for n in range(1, 11)
+    ]
 
 
 def _hard_tasks(ctx: _Context) -> list[Task]:
     actors = _approvers(ctx, ("Abteilungsleiter", "Bereichsleiter"))
     dense = (*ARITHMETIC, "duplicate_of_approved", "spelling_duplicate", "blocked_with_flaw", "duplicate_with_flaw")
-    return [_big_task(ctx, f"hard-{n}", "hard", range(12, 16), actors, lambda i: i.trap in dense)
-            for n in range(1, 11)]
+    return [_big_task(ctx, f"hard-{n}", "hard", range(12, 16), actors, lambda i: i.trap in dense) for n in range(1, 11)]
 
 
 # ------------------------------------------------------------------------- one task
 def _make_task(ctx: _Context, task_id: str, tier: str, actor: str, scope: list[str]) -> Task:
     gold = ctx.solve(actor, scope)
-    task = Task(task_id, tier, actor, scope, _work_order(ctx, actor, scope), gold,
-                seed_fingerprint=ctx.fingerprint)
+    task = Task(task_id, tier, actor, scope, _work_order(ctx, actor, scope), gold, seed_fingerprint=ctx.fingerprint)
     task.wrong_actions = _wrong_paths(ctx, task)
     if len(task.wrong_actions) < 3:
         raise RuntimeError(f"{task_id}: only {len(task.wrong_actions)} wrong paths differ from gold")
@@ -198,10 +234,11 @@ def _work_order(ctx: _Context, actor: str, scope: Sequence[str]) -> str:
     phrases = load_asset("work_orders.json")
     approver = next(a for a in ctx.world.approvers if a.approver_id == actor)
     invoices = ", ".join(scope)
-    parts = [ctx.rng.choice(phrases["openings"]).format(invoices=invoices, count=len(scope)),
-             ctx.rng.choice(phrases["actor_lines"]).format(name=approver.name, role=approver.role,
-                                                            approver_id=actor),
-             ctx.rng.choice(phrases["closings"])]
+    parts = [
+        ctx.rng.choice(phrases["openings"]).format(invoices=invoices, count=len(scope)),
+        ctx.rng.choice(phrases["actor_lines"]).format(name=approver.name, role=approver.role, approver_id=actor),
+        ctx.rng.choice(phrases["closings"]),
+    ]
     return " ".join(p for p in parts if p)
 
 
@@ -228,7 +265,7 @@ def _mutations(ctx: _Context, task: Task) -> list[tuple[str, list[Action] | None
     def replace(predicate: Callable[[Action], bool], new: Callable[[Action], Action]) -> list[Action] | None:
         for index, action in enumerate(decisions):
             if predicate(action):
-                return reads + decisions[:index] + [new(action)] + decisions[index + 1:]
+                return reads + decisions[:index] + [new(action)] + decisions[index + 1 :]
         return None
 
     def iid(a: Action) -> str:
@@ -237,25 +274,47 @@ def _mutations(ctx: _Context, task: Task) -> list[tuple[str, list[Action] | None
     listed = _decisions(ctx.solve(task.actor, task.scope, order="listed"))
     other = next(i.invoice_id for i in ctx.received() if i.invoice_id not in task.scope)
     return [
-        ("approve_duplicate", replace(lambda a: a["arguments"].get("reason_code") == "DUPLICATE",
-                                      lambda a: {"name": "approve_invoice", "arguments": {"invoice_id": iid(a)}})),
+        (
+            "approve_duplicate",
+            replace(
+                lambda a: a["arguments"].get("reason_code") == "DUPLICATE",
+                lambda a: {"name": "approve_invoice", "arguments": {"invoice_id": iid(a)}},
+            ),
+        ),
         ("wrong_reason_code", replace(lambda a: "reason_code" in a["arguments"], _other_code)),
-        ("wrong_escalation_target", replace(lambda a: a["name"] == "escalate_invoice",
-                                            lambda a: _other_target(ctx, a))),
+        (
+            "wrong_escalation_target",
+            replace(lambda a: a["name"] == "escalate_invoice", lambda a: _other_target(ctx, a)),
+        ),
         ("listed_order", reads + listed),
-        ("approve_instead", replace(lambda a: a["name"] != "approve_invoice",
-                                    lambda a: {"name": "approve_invoice", "arguments": {"invoice_id": iid(a)}})),
+        (
+            "approve_instead",
+            replace(
+                lambda a: a["name"] != "approve_invoice",
+                lambda a: {"name": "approve_invoice", "arguments": {"invoice_id": iid(a)}},
+            ),
+        ),
         ("extra_invoice", [*task.gold_actions, {"name": "approve_invoice", "arguments": {"invoice_id": other}}]),
         ("missing_decision", reads + decisions[:-1]),
         ("approve_all", [{"name": "approve_invoice", "arguments": {"invoice_id": i}} for i in task.scope]),
-        ("reject_approved", replace(lambda a: a["name"] == "approve_invoice",
-                                    lambda a: {"name": "reject_invoice",
-                                               "arguments": {"invoice_id": iid(a), "reason_code": "VAT_ERROR"}})),
+        (
+            "reject_approved",
+            replace(
+                lambda a: a["name"] == "approve_invoice",
+                lambda a: {"name": "reject_invoice", "arguments": {"invoice_id": iid(a), "reason_code": "VAT_ERROR"}},
+            ),
+        ),
     ]
 
 
-_CODE_SWAP = {"DUPLICATE": "INVALID_PO", "MISSING_PO": "INVALID_PO", "INVALID_PO": "MISSING_PO",
-              "VAT_ERROR": "INVALID_PO", "SUPPLIER_BLOCKED": "PO_EXCEEDED", "PO_EXCEEDED": "SUPPLIER_BLOCKED"}
+_CODE_SWAP = {
+    "DUPLICATE": "INVALID_PO",
+    "MISSING_PO": "INVALID_PO",
+    "INVALID_PO": "MISSING_PO",
+    "VAT_ERROR": "INVALID_PO",
+    "SUPPLIER_BLOCKED": "PO_EXCEEDED",
+    "PO_EXCEEDED": "SUPPLIER_BLOCKED",
+}
 
 
 def _other_code(action: Action) -> Action:
@@ -275,5 +334,6 @@ def _other_target(ctx: _Context, action: Action) -> Action:
 
 def _approve_all_fails(ctx: _Context, task: Task) -> bool:
     return any(w["kind"] == "approve_all" for w in task.wrong_actions) or (
-        ctx.final_state(task.actor, [{"name": "approve_invoice", "arguments": {"invoice_id": i}}
-                                     for i in task.scope]) != ctx.final_state(task.actor, task.gold_actions))
+        ctx.final_state(task.actor, [{"name": "approve_invoice", "arguments": {"invoice_id": i}} for i in task.scope])
+        != ctx.final_state(task.actor, task.gold_actions)
+    )

@@ -38,16 +38,29 @@ def _big_net(f: InvoiceFactory, category: str) -> int:
 def blocked_supplier(f: InvoiceFactory) -> None:
     s = f.supplier(blocked=True)
     net = _big_net(f, s.category)
-    f.invoice(s, net, po=_valid_po(f, s, net), received=f.received_day(), trap="blocked_supplier",
-              intended=_hold("SUPPLIER_BLOCKED"))
+    f.invoice(
+        s,
+        net,
+        po=_valid_po(f, s, net),
+        received=f.received_day(),
+        trap="blocked_supplier",
+        intended=_hold("SUPPLIER_BLOCKED"),
+    )
 
 
 def blocked_with_flaw(f: InvoiceFactory) -> None:
     """Blocked and a VAT error: the first failing rule (1) decides, so it is a hold, not a reject."""
     s = f.supplier(blocked=True)
     net = _big_net(f, s.category)
-    f.invoice(s, net, po=_valid_po(f, s, net), received=f.received_day(), trap="blocked_with_flaw",
-              vat=vat_cents(net, required_rate(s.category)) + 1, intended=_hold("SUPPLIER_BLOCKED"))
+    f.invoice(
+        s,
+        net,
+        po=_valid_po(f, s, net),
+        received=f.received_day(),
+        trap="blocked_with_flaw",
+        vat=vat_cents(net, required_rate(s.category)) + 1,
+        intended=_hold("SUPPLIER_BLOCKED"),
+    )
 
 
 # ------------------------------------------------------------------ rule 2: duplicates
@@ -60,9 +73,16 @@ def _duplicate(f: InvoiceFactory, trap: str, respell: bool, *, drop_po: bool = F
     original = f.clean(f.supplier(), received=first, allow_no_po=False)
     original.trap = "duplicate_original"
     number = spelling_variant(original.supplier_invoice_no, f.rng) if respell else original.supplier_invoice_no
-    f.invoice(_supplier_of(f, original), original.net_cents, po=None if drop_po else original.po_number,
-              received=later, number=number, trap=trap,
-              category=original.category, intended=_reject("DUPLICATE"))
+    f.invoice(
+        _supplier_of(f, original),
+        original.net_cents,
+        po=None if drop_po else original.po_number,
+        received=later,
+        number=number,
+        trap=trap,
+        category=original.category,
+        intended=_reject("DUPLICATE"),
+    )
 
 
 def exact_duplicate(f: InvoiceFactory) -> None:
@@ -83,11 +103,23 @@ def duplicate_of_approved(f: InvoiceFactory) -> None:
     s = f.supplier()
     net = _big_net(f, s.category)
     po = f.po_with_room(s, net, share=False)
-    old = f.invoice(s, net, po=po.po_number, received=f.received_day(history=True), status="approved",
-                    trap="history_approved_original")
-    f.invoice(s, net, po=po.po_number, received=f.received_day(), trap="duplicate_of_approved",
-              number=spelling_variant(old.supplier_invoice_no, f.rng) if f.rng.random() < 0.5
-              else old.supplier_invoice_no, intended=_reject("DUPLICATE"))
+    old = f.invoice(
+        s,
+        net,
+        po=po.po_number,
+        received=f.received_day(history=True),
+        status="approved",
+        trap="history_approved_original",
+    )
+    f.invoice(
+        s,
+        net,
+        po=po.po_number,
+        received=f.received_day(),
+        trap="duplicate_of_approved",
+        number=spelling_variant(old.supplier_invoice_no, f.rng) if f.rng.random() < 0.5 else old.supplier_invoice_no,
+        intended=_reject("DUPLICATE"),
+    )
 
 
 def resubmission(f: InvoiceFactory) -> None:
@@ -98,22 +130,42 @@ def resubmission(f: InvoiceFactory) -> None:
     po = _valid_po(f, s, net)
     rate = required_rate(s.category)
     day1, day2 = f.ordered_days(2)
-    first = f.invoice(s, net, po=po, received=day1, vat=vat_cents(net, rate) + f.rng.choice([-100, 100]),
-                      trap="resubmission_original", intended=_reject("VAT_ERROR"))
-    f.invoice(s, net, po=po, received=day2,
-              number=spelling_variant(first.supplier_invoice_no, f.rng), trap="corrected_resubmission",
-              intended=_reject("DUPLICATE"))
+    first = f.invoice(
+        s,
+        net,
+        po=po,
+        received=day1,
+        vat=vat_cents(net, rate) + f.rng.choice([-100, 100]),
+        trap="resubmission_original",
+        intended=_reject("VAT_ERROR"),
+    )
+    f.invoice(
+        s,
+        net,
+        po=po,
+        received=day2,
+        number=spelling_variant(first.supplier_invoice_no, f.rng),
+        trap="corrected_resubmission",
+        intended=_reject("DUPLICATE"),
+    )
 
 
 def rejected_history_resubmission(f: InvoiceFactory) -> None:
     """Rejected last month for a missing PO, now resent with one: rejected invoices never count."""
     s = f.supplier()
     net = _big_net(f, s.category)
-    old = f.invoice(s, net, po=None, received=f.received_day(history=True), status="rejected",
-                    trap="history_rejected_original")
+    old = f.invoice(
+        s, net, po=None, received=f.received_day(history=True), status="rejected", trap="history_rejected_original"
+    )
     old.reason_code = "MISSING_PO"
-    f.invoice(s, net, po=_valid_po(f, s, net), received=f.received_day(), number=old.supplier_invoice_no,
-              trap="rejected_history_resubmission")
+    f.invoice(
+        s,
+        net,
+        po=_valid_po(f, s, net),
+        received=f.received_day(),
+        number=old.supplier_invoice_no,
+        trap="rejected_history_resubmission",
+    )
 
 
 def near_duplicate(f: InvoiceFactory) -> None:
@@ -125,8 +177,7 @@ def near_duplicate(f: InvoiceFactory) -> None:
         if other:
             s = _supplier_of(f, original)
             net = _big_net(f, s.category)
-            f.invoice(s, net, po=_valid_po(f, s, net), received=day2,
-                      number=other, trap="near_duplicate")
+            f.invoice(s, net, po=_valid_po(f, s, net), received=day2, number=other, trap="near_duplicate")
             original.trap = "near_duplicate_original"
             return
     raise RuntimeError("no near-duplicate number format found")
@@ -135,7 +186,7 @@ def near_duplicate(f: InvoiceFactory) -> None:
 def _drop_inner_zero(number: str) -> str | None:
     """Delete a '0' that is not leading in its merged digit run, so the normalised key changes."""
     for match in re.finditer("0", number):
-        candidate = number[: match.start()] + number[match.end():]
+        candidate = number[: match.start()] + number[match.end() :]
         if normalize_invoice_number(candidate) != normalize_invoice_number(number):
             return candidate
     return None
@@ -154,15 +205,20 @@ def _supplier_reaching(f: InvoiceFactory, gross: int) -> tuple[Supplier, int]:
 
 def missing_po(f: InvoiceFactory) -> None:
     s = f.supplier()
-    f.invoice(s, _big_net(f, s.category), po=None, received=f.received_day(), trap="missing_po",
-              intended=_reject("MISSING_PO"))
+    f.invoice(
+        s,
+        _big_net(f, s.category),
+        po=None,
+        received=f.received_day(),
+        trap="missing_po",
+        intended=_reject("MISSING_PO"),
+    )
 
 
 def missing_po_boundary(f: InvoiceFactory) -> None:
     """250.01 gross without a PO: one cent above the Kleinbetrag limit."""
     s, net = _supplier_reaching(f, KLEINBETRAG_LIMIT_CENTS + 1)
-    f.invoice(s, net, po=None, received=f.received_day(), trap="missing_po_boundary",
-              intended=_reject("MISSING_PO"))
+    f.invoice(s, net, po=None, received=f.received_day(), trap="missing_po_boundary", intended=_reject("MISSING_PO"))
 
 
 def kleinbetrag_no_po(f: InvoiceFactory) -> None:
@@ -182,22 +238,33 @@ def po_other_supplier(f: InvoiceFactory) -> None:
     other = f.supplier(exclude=(s.supplier_id,))
     net = _big_net(f, s.category)
     foreign = f.po(other, round(net * 1.5 / 100) * 100)
-    f.invoice(s, net, po=foreign.po_number, received=f.received_day(), trap="po_other_supplier",
-              intended=_reject("INVALID_PO"))
+    f.invoice(
+        s,
+        net,
+        po=foreign.po_number,
+        received=f.received_day(),
+        trap="po_other_supplier",
+        intended=_reject("INVALID_PO"),
+    )
 
 
 def po_closed(f: InvoiceFactory) -> None:
     s = f.supplier()
     net = _big_net(f, s.category)
     closed = f.po(s, round(net * 1.3 / 100) * 100, status="closed")
-    f.invoice(s, net, po=closed.po_number, received=f.received_day(), trap="po_closed",
-              intended=_reject("INVALID_PO"))
+    f.invoice(s, net, po=closed.po_number, received=f.received_day(), trap="po_closed", intended=_reject("INVALID_PO"))
 
 
 def po_unknown(f: InvoiceFactory) -> None:
     s = f.supplier()
-    f.invoice(s, _big_net(f, s.category), po=f.new_po_number(), received=f.received_day(), trap="po_unknown",
-              intended=_reject("INVALID_PO"))
+    f.invoice(
+        s,
+        _big_net(f, s.category),
+        po=f.new_po_number(),
+        received=f.received_day(),
+        trap="po_unknown",
+        intended=_reject("INVALID_PO"),
+    )
 
 
 def kleinbetrag_bad_po(f: InvoiceFactory) -> None:
@@ -205,8 +272,14 @@ def kleinbetrag_bad_po(f: InvoiceFactory) -> None:
     s = f.supplier()
     net = f.net(s.category, 20, 190)
     closed = f.po(s, round(net * 2 / 100) * 100 + 10000, status="closed")
-    f.invoice(s, net, po=closed.po_number, received=f.received_day(), trap="kleinbetrag_bad_po",
-              intended=_reject("INVALID_PO"))
+    f.invoice(
+        s,
+        net,
+        po=closed.po_number,
+        received=f.received_day(),
+        trap="kleinbetrag_bad_po",
+        intended=_reject("INVALID_PO"),
+    )
 
 
 def kleinbetrag_po_exceeded(f: InvoiceFactory) -> None:
@@ -216,8 +289,14 @@ def kleinbetrag_po_exceeded(f: InvoiceFactory) -> None:
     value = 20000
     f.po(s, value, invoiced=value)
     po = f.pos[-1]
-    f.invoice(s, net, po=po.po_number, received=f.received_day(), trap="kleinbetrag_po_exceeded",
-              intended=_hold("PO_EXCEEDED"))
+    f.invoice(
+        s,
+        net,
+        po=po.po_number,
+        received=f.received_day(),
+        trap="kleinbetrag_po_exceeded",
+        intended=_hold("PO_EXCEEDED"),
+    )
 
 
 # ------------------------------------------------------------------ rule 4: PO budget
@@ -243,8 +322,7 @@ def po_budget_over(f: InvoiceFactory) -> None:
     value, invoiced = _budget_po(f, s, (2000, 9000))
     po = f.po(s, value, invoiced=invoiced)
     net = value * 102 // 100 - invoiced + 1
-    f.invoice(s, net, po=po.po_number, received=f.received_day(), trap="po_budget_over",
-              intended=_hold("PO_EXCEEDED"))
+    f.invoice(s, net, po=po.po_number, received=f.received_day(), trap="po_budget_over", intended=_hold("PO_EXCEEDED"))
 
 
 def budget_chain(f: InvoiceFactory) -> None:
@@ -262,15 +340,33 @@ def budget_chain(f: InvoiceFactory) -> None:
 
 
 # ------------------------------------------------------------------ rule 5: VAT
-def _vat_trap(f: InvoiceFactory, trap: str, *, category: str | None = None, rate: int | None = None,
-              vat_delta: int = 0, gross_delta: int = 0, net: int | None = None, ok: bool = False) -> None:
+def _vat_trap(
+    f: InvoiceFactory,
+    trap: str,
+    *,
+    category: str | None = None,
+    rate: int | None = None,
+    vat_delta: int = 0,
+    gross_delta: int = 0,
+    net: int | None = None,
+    ok: bool = False,
+) -> None:
     s = f.supplier(category=category) if category else f.supplier()
     net = net or _big_net(f, s.category)
     rate = required_rate(s.category) if rate is None else rate
     vat = vat_cents(net, rate) + vat_delta
     po = _valid_po(f, s, net) if net + vat > KLEINBETRAG_LIMIT_CENTS or f.rng.random() < 0.5 else None
-    f.invoice(s, net, po=po, received=f.received_day(), rate=rate, vat=vat, gross=net + vat + gross_delta,
-              trap=trap, intended="approve" if ok else _reject("VAT_ERROR"))
+    f.invoice(
+        s,
+        net,
+        po=po,
+        received=f.received_day(),
+        rate=rate,
+        vat=vat,
+        gross=net + vat + gross_delta,
+        trap=trap,
+        intended="approve" if ok else _reject("VAT_ERROR"),
+    )
 
 
 def vat_wrong_rate(f: InvoiceFactory) -> None:
@@ -317,8 +413,15 @@ _LIMITS = (500000, 2500000, 10000000)
 
 def _limit_invoice(f: InvoiceFactory, trap: str, gross: int, actor: str, intended: str) -> None:
     s, net = _supplier_reaching(f, gross)
-    f.invoice(s, net, po=f.po_with_room(s, net, share=False).po_number, received=f.received_day(),
-              trap=trap, actor=actor, intended=intended)
+    f.invoice(
+        s,
+        net,
+        po=f.po_with_room(s, net, share=False).po_number,
+        received=f.received_day(),
+        trap=trap,
+        actor=actor,
+        intended=intended,
+    )
 
 
 def limit_exact(f: InvoiceFactory, index: int) -> None:
@@ -349,8 +452,15 @@ def escalation_tie(f: InvoiceFactory, index: int) -> None:
     gross = gross_cents(net, required_rate(s.category))
     actor = f.rng.choice(f.approvers_with_limit(actor_limit)).approver_id
     target = f.sufficient_approver(gross)
-    f.invoice(s, net, po=f.po_with_room(s, net, share=False).po_number, received=f.received_day(),
-              trap="escalation_tie", actor=actor, intended=f"escalate:{target}")
+    f.invoice(
+        s,
+        net,
+        po=f.po_with_room(s, net, share=False).po_number,
+        received=f.received_day(),
+        trap="escalation_tie",
+        actor=actor,
+        intended=f"escalate:{target}",
+    )
 
 
 # ------------------------------------------------------------------ the plan
@@ -358,14 +468,34 @@ Planter = Callable[[InvoiceFactory], None]
 IndexedPlanter = Callable[[InvoiceFactory, int], None]
 
 PLAN: tuple[tuple[Planter, int], ...] = (
-    (blocked_supplier, 5), (blocked_with_flaw, 2),
-    (exact_duplicate, 4), (spelling_duplicate, 4), (duplicate_with_flaw, 2), (duplicate_of_approved, 4),
-    (resubmission, 3), (rejected_history_resubmission, 2), (near_duplicate, 2),
-    (missing_po, 4), (missing_po_boundary, 2), (kleinbetrag_no_po, 2), (kleinbetrag_exact, 2),
-    (po_other_supplier, 3), (po_closed, 3), (po_unknown, 2), (kleinbetrag_bad_po, 2), (kleinbetrag_po_exceeded, 1),
-    (po_budget_exact, 3), (po_budget_over, 3), (budget_chain, 4),
-    (vat_wrong_rate, 3), (vat_books_at_19, 2), (vat_reduced_ok, 4), (vat_off_by_cent, 3),
-    (vat_half_cent_ok, 3), (vat_half_cent_wrong, 3), (gross_mismatch, 3),
+    (blocked_supplier, 5),
+    (blocked_with_flaw, 2),
+    (exact_duplicate, 4),
+    (spelling_duplicate, 4),
+    (duplicate_with_flaw, 2),
+    (duplicate_of_approved, 4),
+    (resubmission, 3),
+    (rejected_history_resubmission, 2),
+    (near_duplicate, 2),
+    (missing_po, 4),
+    (missing_po_boundary, 2),
+    (kleinbetrag_no_po, 2),
+    (kleinbetrag_exact, 2),
+    (po_other_supplier, 3),
+    (po_closed, 3),
+    (po_unknown, 2),
+    (kleinbetrag_bad_po, 2),
+    (kleinbetrag_po_exceeded, 1),
+    (po_budget_exact, 3),
+    (po_budget_over, 3),
+    (budget_chain, 4),
+    (vat_wrong_rate, 3),
+    (vat_books_at_19, 2),
+    (vat_reduced_ok, 4),
+    (vat_off_by_cent, 3),
+    (vat_half_cent_ok, 3),
+    (vat_half_cent_wrong, 3),
+    (gross_mismatch, 3),
 )
 INDEXED_PLAN: tuple[tuple[IndexedPlanter, int], ...] = ((limit_exact, 3), (limit_over, 3), (escalation_tie, 3))
 

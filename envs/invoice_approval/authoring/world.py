@@ -9,13 +9,12 @@ history), with the traps of ``traps.PLAN`` planted among the received invoices.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 from collections import defaultdict
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from ...core.assets import asset_path, read_json
 from ..db import CANONICAL_SEED
 from ..entities import Approver, Invoice, LedgerLine, Supplier, World
 from ..ledger import ledger_lines
@@ -37,8 +36,7 @@ COUNTRY_MIX = (("AT", 6), ("NL", 6))  # the rest are German
 @cache
 def load_asset(name: str) -> Any:
     """A JSON file from ``assets/invoice_approval`` (cached: assets never change at run time)."""
-    path = resources.files("officegym") / "assets" / "invoice_approval" / name
-    return json.loads(path.read_text(encoding="utf-8"))
+    return read_json(asset_path("invoice_approval", name))
 
 
 def generate_world(seed: int = CANONICAL_SEED) -> World:
@@ -72,8 +70,10 @@ def make_approvers(rng: random.Random, config: dict[str, Any], names: NameBook) 
         person = names.person(rng)
         if person not in people:
             people.append(person)
-    approvers = [Approver(f"AP-{n}", person, role, None if limit is None else limit * 100)
-                 for n, person, (role, limit) in zip(numbers, people, roles, strict=True)]
+    approvers = [
+        Approver(f"AP-{n}", person, role, None if limit is None else limit * 100)
+        for n, person, (role, limit) in zip(numbers, people, roles, strict=True)
+    ]
     return sorted(approvers, key=lambda a: a.approver_id)
 
 
@@ -95,10 +95,21 @@ def make_suppliers(rng: random.Random, config: dict[str, Any], names: NameBook) 
             name = names.company(rng, category, country)
         used.add(name)
         street, postal, city = names.address(rng, country)
-        suppliers.append(Supplier(
-            supplier_id=f"K-{creditor}", creditor_no=str(creditor), name=name, street=street,
-            postal_code=postal, city=city, country=country, vat_id=make_vat_id(rng, country),
-            iban=make_iban(rng, country), payment_terms=rng.choice(config["payment_terms"]), category=category))
+        suppliers.append(
+            Supplier(
+                supplier_id=f"K-{creditor}",
+                creditor_no=str(creditor),
+                name=name,
+                street=street,
+                postal_code=postal,
+                city=city,
+                country=country,
+                vat_id=make_vat_id(rng, country),
+                iban=make_iban(rng, country),
+                payment_terms=rng.choice(config["payment_terms"]),
+                category=category,
+            )
+        )
     for supplier, reason in zip(rng.sample(suppliers, N_BLOCKED), config["block_reasons"], strict=True):
         supplier.is_blocked, supplier.block_reason = True, reason
     return suppliers
@@ -110,13 +121,20 @@ def add_history(f: InvoiceFactory) -> None:
     while sum(1 for i in f.invoices if i.status == "approved") < N_HISTORY_APPROVED:
         s = f.supplier()
         net = f.net(s.category)
-        f.invoice(s, net, po=f.po_with_room(s, net).po_number, received=f.received_day(history=True),
-                  status="approved", trap="history")
+        f.invoice(
+            s,
+            net,
+            po=f.po_with_room(s, net).po_number,
+            received=f.received_day(history=True),
+            status="approved",
+            trap="history",
+        )
     codes = ["VAT_ERROR", "MISSING_PO", "INVALID_PO", "DUPLICATE"]
     while sum(1 for i in f.invoices if i.status == "rejected") < N_HISTORY_REJECTED:
         s = f.supplier()
-        invoice = f.invoice(s, f.net(s.category), po=None, received=f.received_day(history=True),
-                            status="rejected", trap="history")
+        invoice = f.invoice(
+            s, f.net(s.category), po=None, received=f.received_day(history=True), status="rejected", trap="history"
+        )
         invoice.reason_code = f.rng.choice(codes)
     for invoice in f.invoices:
         if invoice.status == "approved" and invoice.po_number:
@@ -148,8 +166,16 @@ def book_history(world: World) -> list[LedgerLine]:
     lines: list[LedgerLine] = []
     for invoice in world.invoices:
         if invoice.status == "approved":
-            lines.extend(ledger_lines(invoice.invoice_id, invoice.expense_account, invoice.net_cents,
-                                      invoice.vat_rate, invoice.vat_cents, invoice.gross_cents))
+            lines.extend(
+                ledger_lines(
+                    invoice.invoice_id,
+                    invoice.expense_account,
+                    invoice.net_cents,
+                    invoice.vat_rate,
+                    invoice.vat_cents,
+                    invoice.gross_cents,
+                )
+            )
     return lines
 
 
@@ -160,8 +186,14 @@ def check_world(world: World) -> None:
     assert len(world.suppliers) == N_SUPPLIERS, len(world.suppliers)
     assert len(world.purchase_orders) == N_PURCHASE_ORDERS, len(world.purchase_orders)
     assert len(received) == N_RECEIVED and len(world.invoices) == N_RECEIVED + 18, len(world.invoices)
-    planted = {"exact_duplicate", "spelling_duplicate", "duplicate_with_flaw", "duplicate_of_approved",
-               "corrected_resubmission", "rejected_history_resubmission"}
+    planted = {
+        "exact_duplicate",
+        "spelling_duplicate",
+        "duplicate_with_flaw",
+        "duplicate_of_approved",
+        "corrected_resubmission",
+        "rejected_history_resubmission",
+    }
     groups: dict[tuple[str, str], list[Invoice]] = defaultdict(list)
     for invoice in world.invoices:
         groups[(invoice.supplier_id, normalize_invoice_number(invoice.supplier_invoice_no))].append(invoice)
@@ -171,4 +203,3 @@ def check_world(world: World) -> None:
                 raise RuntimeError(f"unplanned duplicate number {key} at {supplier}: {later.invoice_id}")
     assert all(i.invoice_date < i.received_date for i in world.invoices)
     assert dt.date(2026, 1, 1) < min(i.received_date for i in world.invoices)
-

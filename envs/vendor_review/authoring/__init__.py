@@ -1,0 +1,1 @@
+"""Offline work for VendorReview: validating authored scenarios and generating the README table."""

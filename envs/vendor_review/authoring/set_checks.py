@@ -30,8 +30,10 @@ def set_problems(scenarios: Sequence[Scenario], taxonomy: Sequence[TaxonomyItem]
     unused = [t.id for t in taxonomy if t.id not in used]
     if unused:
         problems.append(f"set: taxonomy requirements used by no scenario: {unused}")
-    for role, ids, counts in (("buyer", cast.buyers, Counter(s.buyer for s in scenarios)),
-                              ("vendor", cast.vendors, Counter(s.vendor for s in scenarios))):
+    for role, ids, counts in (
+        ("buyer", cast.buyers, Counter(s.buyer for s in scenarios)),
+        ("vendor", cast.vendors, Counter(s.vendor for s in scenarios)),
+    ):
         rare = sorted(i for i in ids if counts[i] < MIN_APPEARANCES)
         if rare:
             problems.append(f"set: {role}s in fewer than {MIN_APPEARANCES} scenarios: {rare}")

@@ -27,13 +27,18 @@ def _ids(scenario: Scenario, findings: Sequence[str]) -> str:
 
 def markdown_table(scenarios: Sequence[Scenario]) -> str:
     buyers, vendors = _names()
-    lines = [BEGIN, "| id | tier | date | buyer | vendor | planted gaps | distractors | decision |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        BEGIN,
+        "| id | tier | date | buyer | vendor | planted gaps | distractors | decision |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     order = {"easy": 0, "medium": 1, "hard": 2}
     for s in sorted(scenarios, key=lambda s: (order[s.tier], s.id)):
-        lines.append(f"| {s.id} | {s.tier} | {s.date.isoformat()} | {buyers.get(s.buyer, s.buyer)} | "
-                     f"{vendors.get(s.vendor, s.vendor)} | {_ids(s, s.gap_ids)} | "
-                     f"{_ids(s, [d.id for d in s.distractors])} | {s.decision} |")
+        lines.append(
+            f"| {s.id} | {s.tier} | {s.date.isoformat()} | {buyers.get(s.buyer, s.buyer)} | "
+            f"{vendors.get(s.vendor, s.vendor)} | {_ids(s, s.gap_ids)} | "
+            f"{_ids(s, [d.id for d in s.distractors])} | {s.decision} |"
+        )
     lines.append(END)
     return "\n".join(lines)
 

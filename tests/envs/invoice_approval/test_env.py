@@ -25,8 +25,10 @@ def test_gymnasium_check_env_passes() -> None:
 
 
 def test_make_from_a_fresh_process_with_the_module_prefix() -> None:
-    code = ("import gymnasium as gym; env = gym.make('officegym:officegym/InvoiceApproval-v0');"
-            "obs, info = env.reset(seed=1); print(info['task_id'])")
+    code = (
+        "import gymnasium as gym; env = gym.make('officegym:officegym/InvoiceApproval-v0');"
+        "obs, info = env.reset(seed=1); print(info['task_id'])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip()
 
@@ -36,8 +38,18 @@ def test_reset_info_and_spaces(invoice_env: Any) -> None:
     assert set(info) >= {"system_prompt", "tools", "task_id", "tier"}
     assert "Normalise a number" in info["system_prompt"]
     assert [t["function"]["name"] for t in info["tools"]] == [
-        "list_invoices", "get_invoice", "search_suppliers", "get_supplier", "get_purchase_order",
-        "list_approvers", "whoami", "approve_invoice", "reject_invoice", "hold_invoice", "escalate_invoice"]
+        "list_invoices",
+        "get_invoice",
+        "search_suppliers",
+        "get_supplier",
+        "get_purchase_order",
+        "list_approvers",
+        "whoami",
+        "approve_invoice",
+        "reject_invoice",
+        "hold_invoice",
+        "escalate_invoice",
+    ]
     assert invoice_env.observation_space.contains(observation)
     assert invoice_env.action_space.contains(FINISH)
     assert all(invoice_env.action_space.contains(invoice_env.action_space.sample()) for _ in range(100))
@@ -57,13 +69,16 @@ def test_selection_by_tier_and_ids() -> None:
     assert {env.reset(seed=s)[1]["task_id"] for s in range(20)} == {"single-3", "batch-2"}
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"task_ids": ["single-99"]}, "unknown task id"),
-    ({"tier": "medium"}, "unknown tier"),
-    ({"tier": "long", "max_turns": 20}, "below the gold path"),
-    ({"task_ids": ["single-1"], "tier": "hard"}, "no task matches"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"task_ids": ["single-99"]}, "unknown task id"),
+        ({"tier": "medium"}, "unknown tier"),
+        ({"tier": "long", "max_turns": 20}, "below the gold path"),
+        ({"task_ids": ["single-1"], "tier": "hard"}, "no task matches"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+    ],
+)
 def test_constructor_errors_name_the_fix(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         InvoiceApprovalEnv(**kwargs)
@@ -124,8 +139,9 @@ def test_human_render_prints_with_rich(capsys: Any) -> None:
 
 @pytest.mark.parametrize("mode, kwargs", [("sync", {}), ("async", {"shared_memory": False})])
 def test_vector_envs_step_and_grade(mode: str, kwargs: dict[str, Any]) -> None:
-    envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode, vector_kwargs=kwargs,
-                        task_ids=["single-1", "single-2"])
+    envs = gym.make_vec(
+        ENV_ID, num_envs=2, vectorization_mode=mode, vector_kwargs=kwargs, task_ids=["single-1", "single-2"]
+    )
     observations, infos = envs.reset(seed=0, options={"task_id": "single-1"})
     assert isinstance(observations, tuple) and all(isinstance(o, str) for o in observations)
     observations, rewards, terminated, _, infos = envs.step(({"name": "whoami", "arguments": {}},) * 2)
@@ -140,8 +156,10 @@ def test_no_tool_output_leaks_hidden_columns(bundle: Any) -> None:
     env = InvoiceApprovalEnv(max_turns=1000)
     env.reset(seed=0)
     hidden = {"trap", "intended", "design_actor"}
-    outputs = [env.step({"name": "list_invoices", "arguments": {"status": s, "limit": 200}})[0]
-               for s in ("received", "approved", "rejected")]
+    outputs = [
+        env.step({"name": "list_invoices", "arguments": {"status": s, "limit": 200}})[0]
+        for s in ("received", "approved", "rejected")
+    ]
     for number in range(1, 201):
         outputs.append(env.step({"name": "get_invoice", "arguments": {"invoice_id": f"ER-2026-{number:05d}"}})[0])
     for text in outputs:

@@ -84,11 +84,15 @@ def test_every_kind_of_change_to_the_books_is_followed(batch_env: Any) -> None:
     conn.execute("CREATE TEMP TABLE copy AS SELECT * FROM invoices WHERE invoice_id = ?", (RECEIVED,))
     conn.execute("UPDATE copy SET invoice_id = 'ER-2026-09999'")
     conn.execute("INSERT INTO invoices SELECT * FROM copy")
-    conn.execute("UPDATE suppliers SET is_blocked = 1, block_reason = 'Insolvenz' WHERE supplier_id = "
-                 "(SELECT MIN(supplier_id) FROM suppliers)")
-    conn.execute("UPDATE purchase_orders SET po_number = '4599999999' WHERE po_number = "
-                 "(SELECT MIN(po_number) FROM purchase_orders WHERE po_number NOT IN "
-                 "(SELECT po_number FROM invoices WHERE po_number IS NOT NULL))")
+    conn.execute(
+        "UPDATE suppliers SET is_blocked = 1, block_reason = 'Insolvenz' WHERE supplier_id = "
+        "(SELECT MIN(supplier_id) FROM suppliers)"
+    )
+    conn.execute(
+        "UPDATE purchase_orders SET po_number = '4599999999' WHERE po_number = "
+        "(SELECT MIN(po_number) FROM purchase_orders WHERE po_number NOT IN "
+        "(SELECT po_number FROM invoices WHERE po_number IS NOT NULL))"
+    )
     conn.execute("DELETE FROM invoices WHERE invoice_id = ?", (RECEIVED,))
     assert stale_records(_view(batch_env)) == []
     assert _get(batch_env, "get_purchase_order", po_number="4599999999")["po_number"] == "4599999999"
@@ -101,8 +105,10 @@ def test_a_stale_view_is_reported(batch_env: Any) -> None:
     view.changed["invoices", RECEIVED] = "{}"
     view.changed["suppliers", "K-00000"] = "{}"
     problems = stale_records(view)
-    assert problems == [f"invoices {RECEIVED}: the view shows stale data",
-                        "suppliers K-00000: the view shows stale data"]
+    assert problems == [
+        f"invoices {RECEIVED}: the view shows stale data",
+        "suppliers K-00000: the view shows stale data",
+    ]
 
 
 def test_a_reset_forgets_the_last_episode(batch_env: Any) -> None:

@@ -37,30 +37,57 @@ def test_each_trap_kind_is_decided_as_planted(kind: str, world: Any, bundle: Any
 
 
 def test_every_received_invoice_matches_its_intended_outcome(world: Any, bundle: Any) -> None:
-    wrong = [(i.invoice_id, i.trap, i.intended, got) for i in world.invoices if i.status == "received"
-             and (got := _alone(bundle, i)) != i.intended]
+    wrong = [
+        (i.invoice_id, i.trap, i.intended, got)
+        for i in world.invoices
+        if i.status == "received" and (got := _alone(bundle, i)) != i.intended
+    ]
     assert wrong == []
 
 
 # ---------------------------------------------------------------------------- boundaries, on synthetic rows
 APPROVERS: list[dict[str, Any]] = [
-    {"approver_id": "AP-300", "limit_cents": 500000}, {"approver_id": "AP-120", "limit_cents": 2500000},
-    {"approver_id": "AP-110", "limit_cents": 2500000}, {"approver_id": "AP-105", "limit_cents": None}]
+    {"approver_id": "AP-300", "limit_cents": 500000},
+    {"approver_id": "AP-120", "limit_cents": 2500000},
+    {"approver_id": "AP-110", "limit_cents": 2500000},
+    {"approver_id": "AP-105", "limit_cents": None},
+]
 ACTOR = {"approver_id": "AP-300", "limit_cents": 500000}
 SUPPLIER = {"supplier_id": "K-1", "is_blocked": False}
 
 
-def _invoice(net: int, *, po: str | None = "4500000001", category: str = "goods", rate: int = 19,
-             vat: int | None = None, gross: int | None = None) -> dict[str, Any]:
+def _invoice(
+    net: int,
+    *,
+    po: str | None = "4500000001",
+    category: str = "goods",
+    rate: int = 19,
+    vat: int | None = None,
+    gross: int | None = None,
+) -> dict[str, Any]:
     vat = vat_cents(net, rate) if vat is None else vat
-    return {"invoice_id": "ER-2026-00100", "supplier_id": "K-1", "supplier_invoice_no": "A-1",
-            "received_date": "2026-03-10", "po_number": po, "category": category, "net_cents": net,
-            "vat_rate": rate, "vat_cents": vat, "gross_cents": net + vat if gross is None else gross}
+    return {
+        "invoice_id": "ER-2026-00100",
+        "supplier_id": "K-1",
+        "supplier_invoice_no": "A-1",
+        "received_date": "2026-03-10",
+        "po_number": po,
+        "category": category,
+        "net_cents": net,
+        "vat_rate": rate,
+        "vat_cents": vat,
+        "gross_cents": net + vat if gross is None else gross,
+    }
 
 
 def _po(net: int, invoiced: int = 0, status: str = "open", supplier: str = "K-1") -> dict[str, Any]:
-    return {"po_number": "4500000001", "supplier_id": supplier, "net_cents": net, "net_invoiced_cents": invoiced,
-            "status": status}
+    return {
+        "po_number": "4500000001",
+        "supplier_id": supplier,
+        "net_cents": net,
+        "net_invoiced_cents": invoiced,
+        "status": status,
+    }
 
 
 def _label(invoice: dict[str, Any], po: dict[str, Any] | None = None, actor: dict[str, Any] = ACTOR) -> str:
@@ -120,17 +147,29 @@ def test_rule_order_first_failure_decides() -> None:
     assert decide(bad, blocked, None, [], ACTOR, APPROVERS).label == "hold:SUPPLIER_BLOCKED"
     earlier = {**bad, "invoice_id": "ER-2026-00001", "received_date": "2026-03-01", "status": "received"}
     assert decide(bad, SUPPLIER, None, [earlier], ACTOR, APPROVERS).label == "reject:DUPLICATE"
-    assert decide(bad, SUPPLIER, None, [{**earlier, "status": "rejected"}], ACTOR, APPROVERS).label == \
-        "reject:MISSING_PO"
+    assert (
+        decide(bad, SUPPLIER, None, [{**earlier, "status": "rejected"}], ACTOR, APPROVERS).label == "reject:MISSING_PO"
+    )
     later = {**earlier, "invoice_id": "ER-2026-00200", "received_date": "2026-03-20"}
     assert decide(bad, SUPPLIER, None, [later], ACTOR, APPROVERS).label == "reject:MISSING_PO"
 
 
-@pytest.mark.parametrize("number, key", [
-    ("RE-2026-0042", "RE20260042"), ("re 2026/42", "RE202642"), ("000042", "42"), ("R-0042", "R42"),
-    ("r 42", "R42"), ("AR 00017", "AR17"), ("2026/0476", "20260476"), ("INV-26-0007", "INV260007"),
-    ("0", "0"), ("ab-00", "AB0"), ("Ü-12", "12"),
-])
+@pytest.mark.parametrize(
+    "number, key",
+    [
+        ("RE-2026-0042", "RE20260042"),
+        ("re 2026/42", "RE202642"),
+        ("000042", "42"),
+        ("R-0042", "R42"),
+        ("r 42", "R42"),
+        ("AR 00017", "AR17"),
+        ("2026/0476", "20260476"),
+        ("INV-26-0007", "INV260007"),
+        ("0", "0"),
+        ("ab-00", "AB0"),
+        ("Ü-12", "12"),
+    ],
+)
 def test_invoice_number_normalisation(number: str, key: str) -> None:
     assert normalize_invoice_number(number) == key
 

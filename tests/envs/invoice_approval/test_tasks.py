@@ -89,8 +89,15 @@ def test_listed_order_fails_every_long_and_hard_task(env: Any, task_id: str) -> 
 
 def test_wrong_paths_are_diverse() -> None:
     kinds = Counter(w["kind"] for t in BUNDLE.tasks.values() for w in t.wrong_actions)
-    for kind in ("approve_duplicate", "wrong_reason_code", "wrong_escalation_target", "listed_order",
-                 "extra_invoice", "missing_decision", "approve_all"):
+    for kind in (
+        "approve_duplicate",
+        "wrong_reason_code",
+        "wrong_escalation_target",
+        "listed_order",
+        "extra_invoice",
+        "missing_decision",
+        "approve_all",
+    ):
         assert kinds[kind] > 0, kind
 
 
@@ -110,10 +117,10 @@ def test_a_generated_company_gets_its_own_solvable_tasks() -> None:
 
 
 def test_tasks_of_another_company_are_refused(tmp_path: Any) -> None:
+    from officegym.envs.core.assets import asset_path
     from officegym.envs.invoice_approval.bundle import load_bundle as load
 
     foreign = tmp_path / "tasks.jsonl"
-    foreign.write_text((__import__("officegym").envs.invoice_approval.db.asset_path("tasks.jsonl"))
-                       .read_text(encoding="utf-8"), encoding="utf-8")
+    foreign.write_text(asset_path("invoice_approval", "tasks.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(ValueError, match="made for another company"):
         load(7, str(foreign))

@@ -27,12 +27,21 @@ BAD_CALLS: list[tuple[str, Any, str]] = [
     ("list: missing status", {"name": "list_invoices", "arguments": {}}, "missing required"),
     ("list: limit 0", {"name": "list_invoices", "arguments": {"status": "received", "limit": 0}}, "at least 1"),
     ("list: limit 201", {"name": "list_invoices", "arguments": {"status": "received", "limit": 201}}, "at most 200"),
-    ("list: limit string", {"name": "list_invoices", "arguments": {"status": "received", "limit": "5"}},
-     "must be an integer"),
-    ("list: limit float", {"name": "list_invoices", "arguments": {"status": "received", "limit": 5.0}},
-     "must be an integer"),
-    ("list: unknown supplier", {"name": "list_invoices", "arguments": {"status": "received", "supplier_id": "K-1"}},
-     "not found"),
+    (
+        "list: limit string",
+        {"name": "list_invoices", "arguments": {"status": "received", "limit": "5"}},
+        "must be an integer",
+    ),
+    (
+        "list: limit float",
+        {"name": "list_invoices", "arguments": {"status": "received", "limit": 5.0}},
+        "must be an integer",
+    ),
+    (
+        "list: unknown supplier",
+        {"name": "list_invoices", "arguments": {"status": "received", "supplier_id": "K-1"}},
+        "not found",
+    ),
     # get_invoice
     ("get: unknown id", {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-99999"}}, "not found"),
     ("get: int id", {"name": "get_invoice", "arguments": {"invoice_id": 19}}, "must be a string"),
@@ -56,23 +65,50 @@ BAD_CALLS: list[tuple[str, Any, str]] = [
     ("approve: unknown", {"name": "approve_invoice", "arguments": {"invoice_id": "ER-2026-99999"}}, "not found"),
     ("approve: decided", {"name": "approve_invoice", "arguments": {"invoice_id": DECIDED}}, "already approved"),
     ("approve: missing", {"name": "approve_invoice", "arguments": {}}, "missing required"),
-    ("reject: bad code", {"name": "reject_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "OTHER"}},
-     "must be one of"),
-    ("reject: hold code", {"name": "reject_invoice",
-                           "arguments": {"invoice_id": INVOICE, "reason_code": "PO_EXCEEDED"}}, "must be one of"),
-    ("reject: decided", {"name": "reject_invoice", "arguments": {"invoice_id": DECIDED, "reason_code": "DUPLICATE"}},
-     "already approved"),
-    ("reject: huge comment", {"name": "reject_invoice", "arguments": {
-        "invoice_id": INVOICE, "reason_code": "DUPLICATE", "comment": "x" * 1001}}, "at most 1000"),
-    ("hold: reject code", {"name": "hold_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "DUPLICATE"}},
-     "must be one of"),
+    (
+        "reject: bad code",
+        {"name": "reject_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "OTHER"}},
+        "must be one of",
+    ),
+    (
+        "reject: hold code",
+        {"name": "reject_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "PO_EXCEEDED"}},
+        "must be one of",
+    ),
+    (
+        "reject: decided",
+        {"name": "reject_invoice", "arguments": {"invoice_id": DECIDED, "reason_code": "DUPLICATE"}},
+        "already approved",
+    ),
+    (
+        "reject: huge comment",
+        {
+            "name": "reject_invoice",
+            "arguments": {"invoice_id": INVOICE, "reason_code": "DUPLICATE", "comment": "x" * 1001},
+        },
+        "at most 1000",
+    ),
+    (
+        "hold: reject code",
+        {"name": "hold_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "DUPLICATE"}},
+        "must be one of",
+    ),
     ("hold: missing code", {"name": "hold_invoice", "arguments": {"invoice_id": INVOICE}}, "missing required"),
-    ("escalate: unknown approver", {"name": "escalate_invoice",
-                                    "arguments": {"invoice_id": INVOICE, "approver_id": "AP-999"}}, "not found"),
-    ("escalate: missing approver", {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE}},
-     "missing required"),
-    ("escalate: bool", {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": True}},
-     "must be a string"),
+    (
+        "escalate: unknown approver",
+        {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": "AP-999"}},
+        "not found",
+    ),
+    (
+        "escalate: missing approver",
+        {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE}},
+        "missing required",
+    ),
+    (
+        "escalate: bool",
+        {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": True}},
+        "must be a string",
+    ),
 ]
 
 
@@ -89,19 +125,23 @@ def test_bad_call_is_an_error_and_changes_nothing(batch_env: Any, label: str, ac
 def test_escalating_to_yourself_is_refused(batch_env: Any) -> None:
     me = json.loads(batch_env.step({"name": "whoami", "arguments": {}})[0])["approver_id"]
     before = dump(episode_conn(batch_env))
-    observation = batch_env.step({"name": "escalate_invoice",
-                                  "arguments": {"invoice_id": INVOICE, "approver_id": me}})[0]
+    observation = batch_env.step({"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": me}})[
+        0
+    ]
     assert observation.startswith("Error: ") and "yourself" in observation
     assert dump(episode_conn(batch_env)) == before
 
 
 def test_a_second_decision_is_an_invalid_transition(batch_env: Any) -> None:
-    assert not batch_env.step({"name": "hold_invoice", "arguments": {"invoice_id": INVOICE,
-                                                                 "reason_code": "PO_EXCEEDED"}})[0].startswith("Error")
+    assert not batch_env.step(
+        {"name": "hold_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "PO_EXCEEDED"}}
+    )[0].startswith("Error")
     before = dump(episode_conn(batch_env))
-    for action in ({"name": "approve_invoice", "arguments": {"invoice_id": INVOICE}},
-                   {"name": "reject_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "DUPLICATE"}},
-                   {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": "AP-212"}}):
+    for action in (
+        {"name": "approve_invoice", "arguments": {"invoice_id": INVOICE}},
+        {"name": "reject_invoice", "arguments": {"invoice_id": INVOICE, "reason_code": "DUPLICATE"}},
+        {"name": "escalate_invoice", "arguments": {"invoice_id": INVOICE, "approver_id": "AP-212"}},
+    ):
         observation = batch_env.step(action)[0]
         assert observation.startswith("Error: ") and "already on_hold" in observation
     assert dump(episode_conn(batch_env)) == before
@@ -110,18 +150,24 @@ def test_a_second_decision_is_an_invalid_transition(batch_env: Any) -> None:
 def test_writes_are_audited_and_post_the_ledger(batch_env: Any) -> None:
     conn = episode_conn(batch_env)
     invoice = json.loads(batch_env.step({"name": "get_invoice", "arguments": {"invoice_id": INVOICE}})[0])
-    po_before = conn.execute("SELECT net_invoiced_cents FROM purchase_orders WHERE po_number = ?",
-                             (invoice["po_number"],)).fetchone()
+    po_before = conn.execute(
+        "SELECT net_invoiced_cents FROM purchase_orders WHERE po_number = ?", (invoice["po_number"],)
+    ).fetchone()
     observation = batch_env.step({"name": "approve_invoice", "arguments": {"invoice_id": INVOICE}})[0]
     assert observation.startswith("Approved")
-    lines = conn.execute("SELECT account, debit_cents, credit_cents FROM ledger WHERE invoice_id = ? "
-                         "ORDER BY line_id", (INVOICE,)).fetchall()
+    lines = conn.execute(
+        "SELECT account, debit_cents, credit_cents FROM ledger WHERE invoice_id = ? ORDER BY line_id", (INVOICE,)
+    ).fetchall()
     vat_account = "1571" if invoice["vat_rate"] == 7 else "1576"
-    assert lines == [(invoice["expense_account"], invoice["net_cents"], 0), (vat_account, invoice["vat_cents"], 0),
-                     ("1600", 0, invoice["gross_cents"])]
+    assert lines == [
+        (invoice["expense_account"], invoice["net_cents"], 0),
+        (vat_account, invoice["vat_cents"], 0),
+        ("1600", 0, invoice["gross_cents"]),
+    ]
     if po_before:
-        po_after = conn.execute("SELECT net_invoiced_cents FROM purchase_orders WHERE po_number = ?",
-                                (invoice["po_number"],)).fetchone()
+        po_after = conn.execute(
+            "SELECT net_invoiced_cents FROM purchase_orders WHERE po_number = ?", (invoice["po_number"],)
+        ).fetchone()
         assert po_after[0] == po_before[0] + invoice["net_cents"]
     audit = conn.execute("SELECT approver_id, tool, invoice_id FROM audit_log").fetchall()
     assert audit == [(batch_env.unwrapped.bundle.tasks["batch-1"].actor, "approve_invoice", INVOICE)]
@@ -135,8 +181,13 @@ def test_odd_but_valid_strings_are_handled(batch_env: Any) -> None:
 
 
 def test_read_tools_return_json(batch_env: Any) -> None:
-    calls = [("list_invoices", {"status": "received", "limit": 3}), ("get_invoice", {"invoice_id": INVOICE}),
-             ("search_suppliers", {"query": "gmbh"}), ("list_approvers", {}), ("whoami", {})]
+    calls = [
+        ("list_invoices", {"status": "received", "limit": 3}),
+        ("get_invoice", {"invoice_id": INVOICE}),
+        ("search_suppliers", {"query": "gmbh"}),
+        ("list_approvers", {}),
+        ("whoami", {}),
+    ]
     for name, arguments in calls:
         data = json.loads(batch_env.step({"name": name, "arguments": arguments})[0])
         assert data
@@ -154,5 +205,6 @@ def test_an_unbalanced_invoice_cannot_be_posted(world: Any) -> None:
     observation = env.step({"name": "approve_invoice", "arguments": {"invoice_id": mismatch.invoice_id}})[0]
     assert observation.startswith("Error: cannot post") and "would not balance" in observation
     assert dump(episode_conn(env)) == before
-    assert env.step({"name": "reject_invoice", "arguments": {
-        "invoice_id": mismatch.invoice_id, "reason_code": "VAT_ERROR"}})[0].startswith("Rejected")
+    assert env.step(
+        {"name": "reject_invoice", "arguments": {"invoice_id": mismatch.invoice_id, "reason_code": "VAT_ERROR"}}
+    )[0].startswith("Rejected")

@@ -24,8 +24,10 @@ FINISH = {"name": "finish", "arguments": {}}
 
 
 def submit(decision: str, gap_ids: list[str], rationale: str = "because") -> dict[str, Any]:
-    return {"name": "submit_recommendation",
-            "arguments": {"decision": decision, "gap_ids": gap_ids, "rationale": rationale}}
+    return {
+        "name": "submit_recommendation",
+        "arguments": {"decision": decision, "gap_ids": gap_ids, "rationale": rationale},
+    }
 
 
 @pytest.fixture()
@@ -46,8 +48,12 @@ def test_reset_lists_the_documents_and_tools(env: Any) -> None:
     scenario = SCENARIOS["vr-easy-01"]
     assert observation.startswith(scenario.request)
     assert all(f"- {d.id}: " in observation for d in scenario.documents)
-    assert [t["function"]["name"] for t in info["tools"]] == ["search_docs", "read_doc", "ask_it_channel",
-                                                              "submit_recommendation"]
+    assert [t["function"]["name"] for t in info["tools"]] == [
+        "search_docs",
+        "read_doc",
+        "ask_it_channel",
+        "submit_recommendation",
+    ]
     assert "conditional-go" in info["system_prompt"] and info["tier"] == "easy"
 
 
@@ -109,12 +115,18 @@ BAD_CALLS: list[tuple[str, Any, str]] = [
     ("submit: unknown id", submit("no-go", ["REQ-NOPE"]), "not requirements of this deal"),
     ("submit: id not in matrix", submit("no-go", ["REQ-EXPORT"]), "not requirements of this deal"),
     ("submit: duplicate id", submit("no-go", ["REQ-OFFLINE", "REQ-OFFLINE"]), "twice"),
-    ("submit: ids not a list", {"name": "submit_recommendation", "arguments": {
-        "decision": "go", "gap_ids": "REQ-OFFLINE", "rationale": "x"}}, "must be a list"),
+    (
+        "submit: ids not a list",
+        {"name": "submit_recommendation", "arguments": {"decision": "go", "gap_ids": "REQ-OFFLINE", "rationale": "x"}},
+        "must be a list",
+    ),
     ("submit: int id", submit("no-go", [7]), "must be a string"),  # type: ignore[list-item]
     ("submit: empty rationale", submit("go", [], " "), "rationale is empty"),
-    ("submit: missing rationale", {"name": "submit_recommendation", "arguments": {"decision": "go", "gap_ids": []}},
-     "missing required"),
+    (
+        "submit: missing rationale",
+        {"name": "submit_recommendation", "arguments": {"decision": "go", "gap_ids": []}},
+        "missing required",
+    ),
     ("submit: too many ids", submit("no-go", ["REQ-SSO"] * 31), "at most 30"),
 ]
 
@@ -179,8 +191,11 @@ def test_baselines_in_order() -> None:
 def test_paranoid_and_lazy_paths_are_well_formed() -> None:
     for scenario in SCENARIOS.values():
         assert paranoid_path(scenario)[-1]["name"] == "submit_recommendation"
-        assert lazy_path(scenario)[-1]["arguments"] == {"decision": "go", "gap_ids": [],
-                                                        "rationale": "The matrix looks standard."}
+        assert lazy_path(scenario)[-1]["arguments"] == {
+            "decision": "go",
+            "gap_ids": [],
+            "rationale": "The matrix looks standard.",
+        }
 
 
 @pytest.mark.parametrize("mode, kwargs", [("sync", {}), ("async", {"shared_memory": False})])
@@ -214,8 +229,9 @@ def test_random_policy_never_crashes() -> None:
         assert 0.0 <= result.reward <= 1.0
 
 
-@pytest.mark.parametrize("kwargs, message", [({"task_ids": ["vr-easy-99"]}, "unknown scenario"),
-                                             ({"tier": "single"}, "unknown tier")])
+@pytest.mark.parametrize(
+    "kwargs, message", [({"task_ids": ["vr-easy-99"]}, "unknown scenario"), ({"tier": "single"}, "unknown tier")]
+)
 def test_constructor_errors(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         VendorReviewEnv(**kwargs)

@@ -80,12 +80,19 @@ def test_regenerated_seed_matches_the_shipped_fingerprint(world: Any) -> None:
 
 
 def test_fingerprint_is_the_same_in_a_fresh_process() -> None:
-    code = ("from officegym.envs.invoice_approval.authoring.world import generate_world;"
-            "from officegym.envs.invoice_approval.authoring.seed_db import build_seed_db;"
-            "from officegym.envs.invoice_approval.db import fingerprint;"
-            "print(fingerprint(build_seed_db(generate_world(42))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "123", "PATH": ""})
+    code = (
+        "from officegym.envs.invoice_approval.authoring.world import generate_world;"
+        "from officegym.envs.invoice_approval.authoring.seed_db import build_seed_db;"
+        "from officegym.envs.invoice_approval.db import fingerprint;"
+        "print(fingerprint(build_seed_db(generate_world(42))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "123", "PATH": ""},
+    )
     assert out.stdout.strip() == shipped_fingerprint()
 
 

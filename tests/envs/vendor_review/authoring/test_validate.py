@@ -288,5 +288,6 @@ def test_readme_scenario_table_is_generated_from_the_assets() -> None:
     from officegym.envs.vendor_review.tasks import load_all_scenarios
 
     readme = (Path(__file__).parents[4] / "README.md").read_text(encoding="utf-8")
-    assert markdown_table(load_all_scenarios()) in readme, \
+    assert markdown_table(load_all_scenarios()) in readme, (
         "README scenario table is stale: run python -m officegym.envs.vendor_review.authoring.table"
+    )
