@@ -60,10 +60,9 @@ class RandomPolicy:
             return schema["enum"][int(self.rng.integers(len(schema["enum"])))]
         if schema.get("type") == "integer":
             return int(self.rng.integers(schema.get("minimum", 0), schema.get("maximum", 100) + 1))
-        if schema.get("type") == "array":
-            pool = self._seen.get("requirement_id", [])
-            return [p for p in pool if self.rng.random() < 0.3]
         pool = self._seen.get(name, [])
+        if schema.get("type") == "array":  # a list of IDs: each one seen so far, with probability 0.3
+            return [p for p in pool if self.rng.random() < 0.3]
         if pool:
             return pool[int(self.rng.integers(len(pool)))]
         return "x"

@@ -17,7 +17,8 @@ The domain contract is everything else that code outside a domain's folder may k
 ``progress()``            the grade's components as they stand now, floats under stable keys
 ``shaping_potential(m)``  Phi of those measures, for ``wrappers.PotentialShaping``
 ``action_catalogue(h)``   the fixed discrete action catalogue for ``wrappers.DiscreteToolCalls``
-``ID_PATTERNS``           regexes of the IDs the domain's observations show, keyed by argument name
+``ID_PATTERNS``           regexes of the IDs the domain's observations show, keyed by the argument that
+                          takes them (a list argument takes a list of such IDs)
 ``system_prompt()``       the policy text an LLM agent gets as its system message
 ``episode``               the current episode's private world (None before ``reset``)
 ========================  ==========================================================================

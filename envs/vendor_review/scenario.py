@@ -23,9 +23,9 @@ Decision = Literal["go", "conditional-go", "no-go"]
 
 ID_PATTERNS: Final = {
     "doc_id": re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b"),
-    "requirement_id": re.compile(r"REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*"),
+    "gap_ids": re.compile(r"REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*"),
 }
-"""The IDs the observations show, by the argument name that takes them (document IDs, requirement IDs)."""
+"""The IDs the observations show, by the argument that takes them (a document ID; a list of requirement IDs)."""
 TIERS: Final[tuple[Tier, ...]] = ("easy", "medium", "hard")
 PRIORITIES: Final[tuple[Priority, ...]] = ("MUST", "SHOULD")
 AUTHORS: Final[tuple[Author, ...]] = ("buyer", "vendor", "auditor")

@@ -91,7 +91,7 @@ def bad_actions(inner: ToolEnv[Any], task_id: str) -> dict[str, Any]:
             bad[f"{name}: wrong type for {key}"] = {"name": name, "arguments": {**valid, key: WRONG_TYPE[kind]}}
             if kind == "string" and "enum" not in properties[key]:
                 bad[f"{name}: huge {key}"] = {"name": name, "arguments": {**valid, key: HUGE}}
-            if key in inner.ID_PATTERNS:
+            if key in inner.ID_PATTERNS and kind == "string":  # one ID (a list argument takes several)
                 bad[f"{name}: invalid {key}"] = {"name": name, "arguments": {**valid, key: bogus(known.get(key))}}
     return bad
 

@@ -121,8 +121,9 @@ def test_id_patterns_match_the_ids_the_gold_path_uses(env: gym.Env[Any, Any], re
     seen, _ = env.reset(seed=0, options={"task_id": task_id})
     for action in inner.gold_actions(task_id):
         for key, value in action["arguments"].items():
-            if key in inner.ID_PATTERNS:
-                assert inner.ID_PATTERNS[key].fullmatch(value), f"{key}={value!r} does not match its pattern"
-                assert value in seen, f"{key}={value!r} is used before any observation showed it"
+            if key in inner.ID_PATTERNS:  # a list argument takes a list of such IDs
+                for one in value if isinstance(value, list) else [value]:
+                    assert inner.ID_PATTERNS[key].fullmatch(one), f"{key}: {one!r} does not match its pattern"
+                    assert one in seen, f"{key}: {one!r} is used before any observation showed it"
         seen += step(env, action)[0]
     play(env, [FINISH_ACTION])
