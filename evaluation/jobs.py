@@ -20,7 +20,7 @@ from ..policies.chat import ChatPolicy, InfrastructureError
 from .episode import EpisodeCancelled, play_chat_episode
 from .records import Job, make_record
 
-log = logging.getLogger("officegym.evaluation.runner")
+log = logging.getLogger(__name__)
 
 ChatPolicyFactory = Callable[[gym.Env[str, Any], int], ChatPolicy]
 """Makes the chat policy of one episode (its env, and the episode's seed)."""

@@ -13,7 +13,6 @@ it is recorded as ``has_error``; a fatal one (bad key, unknown model) stops the 
 from __future__ import annotations
 
 import json
-import logging
 import re
 import threading
 from collections.abc import Callable
@@ -29,8 +28,6 @@ from .jobs import ChatPolicyFactory, EvalPlan, play
 from .live import LiveView
 from .records import Job, RecordWriter, check_resumable, episode_seed, read_records
 from .summary import summarize
-
-log = logging.getLogger(__name__)
 
 RESERVED_ENV_KWARGS = ("task_ids", "tier", "render_mode")
 
