@@ -22,8 +22,16 @@ ENV_IDS = {
 def register_envs() -> None:
     """Register each id once (re-importing or reloading the package must not warn or fail)."""
     for env_id, entry_point in ENV_IDS.items():
-        if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=entry_point)
+        register_env(env_id, entry_point)
+
+
+def register_env(env_id: str, entry_point: str) -> None:
+    """Register one id, with the wrapper that grades an episode cut by ``max_episode_steps``
+    (``envs/core/time_limit.py``). Also for domains registered outside the shipped list."""
+    from .envs.core.time_limit import SPEC
+
+    if env_id not in gym.registry:
+        gym.register(id=env_id, entry_point=entry_point, additional_wrappers=(SPEC,))
 
 
 def env_class(env_id: str) -> type[ToolEnv[Any]]:

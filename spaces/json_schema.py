@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .safe_value import safe_text
+
 JsonSchema = dict[str, Any]
 Checker = Callable[[Any], "str | None"]
 
@@ -189,5 +191,5 @@ _CONSTRAINTS: dict[str, Compiler] = {
 
 def _short(value: Any, limit: int = 60) -> str:
     """A bounded repr, so a 1 MB argument never turns into a 1 MB error message."""
-    text = repr(value)
+    text = safe_text(value, show=repr)
     return text if len(text) <= limit else text[: limit - 3] + "..."

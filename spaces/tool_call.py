@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .json_schema import JsonSchema, check
+from .safe_value import MAX_DEPTH, MAX_DIGITS, arguments_problem, safe_text, value_problem
 
 Action = dict[str, Any]
 
@@ -23,32 +24,51 @@ def parse_action(action: Any) -> tuple[Action | None, str | None]:
     """Normalise an action into ``{"name", "arguments"}``; return ``(call, None)`` or ``(None, error)``.
 
     Accepts a dict, or a JSON string of one. ``arguments`` may itself be a JSON string (OpenAI sends it so).
-    Never raises: malformed input becomes an error sentence for the ``Error: ...`` observation.
+    Never raises: malformed input becomes an error sentence for the ``Error: ...`` observation, and a call whose
+    values could not be shown or sent on (``safe_value.py``) is refused here, before anything echoes them.
     """
     if isinstance(action, (str, bytes)):  # a tuple: isinstance with a ``str | bytes`` union is slower
-        try:
-            action = json.loads(action)
-        except (ValueError, UnicodeDecodeError):
-            return None, 'the action is not valid JSON; send {"name": "<tool>", "arguments": {...}}'
+        action, problem = _loads(action, 'the action is not valid JSON; send {"name": "<tool>", "arguments": {...}}')
+        if problem:
+            return None, problem
     if not isinstance(action, dict):
         return None, f'an action is an object {{"name": ..., "arguments": {{...}}}}, got {type(action).__name__}'
     name = action.get("name")
     if not isinstance(name, str) or not name:
         return None, 'the action needs a tool "name" (a non-empty string)'
+    if not name.isascii() and (problem := value_problem(name)):
+        return None, problem
     if len(action) > 2 or (len(action) == 2 and "arguments" not in action):
-        extra = sorted(str(k) for k in action if k not in ("name", "arguments"))
+        extra = sorted(safe_text(k) for k in action if k not in ("name", "arguments"))
         return None, f"unexpected key(s) in the action: {', '.join(extra)} (only name and arguments)"
     arguments = action.get("arguments", {})
     if isinstance(arguments, (str, bytes)):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except (ValueError, UnicodeDecodeError):
-            return None, f"the arguments of '{name[:60]}' are not valid JSON"
+        if not arguments.strip():
+            arguments = {}
+        else:
+            arguments, problem = _loads(arguments, f"the arguments of '{name[:60]}' are not valid JSON")
+            if problem:
+                return None, problem
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
         return None, f"the arguments of '{name[:60]}' must be an object, got {type(arguments).__name__}"
+    problem = arguments_problem(arguments)
+    if problem:
+        return None, problem
     return {"name": name, "arguments": arguments}, None
+
+
+def _loads(text: str | bytes, invalid: str) -> tuple[Any, str | None]:
+    """``json.loads`` that never raises: ``(value, None)`` or ``(None, the reason)``."""
+    try:
+        return json.loads(text), None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None, invalid
+    except RecursionError:
+        return None, f"the action is nested more than {MAX_DEPTH} levels deep"
+    except ValueError:  # Python refuses to parse an integer of more than 4,300 digits
+        return None, f"the action contains a number of more than {MAX_DIGITS} digits"
 
 
 class ToolCall(spaces.Space[Action]):

@@ -11,6 +11,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ...spaces.safe_value import safe_text
+
 MAX_SHOWN = 1200
 
 
@@ -29,7 +31,8 @@ def _clip(text: str, limit: int = MAX_SHOWN) -> str:
 
 
 def _call_text(entry: TranscriptEntry) -> str:
-    args = json.dumps(entry.arguments, ensure_ascii=False)
+    # an action given as a Python dict may hold values JSON cannot show (a set, any object): show their repr
+    args = json.dumps(entry.arguments, ensure_ascii=False, default=lambda value: safe_text(value, 60, repr))
     return f"{entry.name}({args})"
 
 

@@ -29,7 +29,9 @@ A subclass supplies the tools (``TOOLS``) and four hooks: ``_task_ids``, ``_star
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -40,6 +42,7 @@ from rich.console import Console
 
 from ...spaces import AnyText, ToolCall
 from ...spaces.json_schema import JsonSchema
+from ...spaces.safe_value import safe_text
 from .actions import FINISH_SCHEMA, Action
 from .catalogue import Catalogue
 from .demo import Demo
@@ -52,6 +55,7 @@ from .toolbox import Outcome, ToolBox, no_transaction
 if TYPE_CHECKING:
     from ...policies.base import Policy
 
+log = logging.getLogger(__name__)
 Ctx = TypeVar("Ctx")
 PolicyFactory = Callable[[Any, int], "Policy"]
 """Makes a scripted policy for an env (the unwrapped env, and a seed for the policy's own randomness)."""
@@ -83,6 +87,7 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         self._transcript: list[TranscriptEntry] = []
         self._final_grade: dict[str, Any] | None = None
         self._console: Console | None = None
+        self._in_use = threading.Lock()
 
     # ----------------------------------------------------------------- hooks for the domain
     @abstractmethod
@@ -147,6 +152,14 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
 
     # ----------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        if not self._in_use.acquire(False):
+            self._refuse_second_thread()
+        try:
+            return self._reset(seed, options)
+        finally:
+            self._in_use.release()
+
+    def _reset(self, seed: int | None, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         super().reset(seed=seed)
         task_ids = self._task_ids()
         task_id = (options or {}).get("task_id")
@@ -168,45 +181,94 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         return opening, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        if self._done or self._ctx is None:
-            return "Error: the episode is over; call reset() to start a new one.", 0.0, True, False, {}
-        stats = self.stats
-        stats.turns += 1
-        outcome = self.toolbox.execute(self._ctx, action)
-        if outcome.tool is not None:
-            stats.tool_calls[outcome.tool] += 1
-        if outcome.is_error:
-            stats.invalid_calls += 1
-        observation, terminated = outcome.observation, outcome.ended
-        truncated = not terminated and stats.turns >= self.max_turns
-        info: dict[str, Any] = {"turn": stats.turns, "is_error": outcome.is_error}
-        reward = 0.0
-        if terminated or truncated:
-            grade = self._grade_episode(self._ctx)
-            self._final_grade = grade.as_info()
-            info["grade"] = self._final_grade
-            reward = grade.reward
-            self._done = True
-        if self.render_mode is not None:
-            self._record(action, outcome)
-        return observation, reward, terminated, truncated, info
+        if not self._in_use.acquire(False):  # positional: the keyword form costs a tenth of a step
+            self._refuse_second_thread()
+        try:
+            if self._done or self._ctx is None:
+                return "Error: the episode is over; call reset() to start a new one.", 0.0, True, False, {}
+            stats = self.stats
+            stats.turns += 1
+            try:
+                outcome = self.toolbox.execute(self._ctx, action)
+            except Exception as error:  # the toolbox refuses every bad input it knows of; this is the last line
+                log.exception("action could not be processed")
+                outcome = Outcome(
+                    f"Error: the action could not be processed ({type(error).__name__}); nothing was changed",
+                    is_error=True,
+                )
+            if outcome.tool is not None:
+                stats.tool_calls[outcome.tool] += 1
+            if outcome.is_error:
+                stats.invalid_calls += 1
+            observation, terminated = outcome.observation, outcome.ended
+            truncated = not terminated and stats.turns >= self.max_turns
+            info: dict[str, Any] = {"turn": stats.turns, "is_error": outcome.is_error}
+            reward = 0.0
+            if terminated or truncated:
+                reward, info["grade"] = self._finish_grading()
+            if self.render_mode is not None:
+                self._record(action, outcome)
+            return observation, reward, terminated, truncated, info
+        finally:
+            self._in_use.release()
 
     def render(self) -> Any:  # str in "ansi" mode, else None; gymnasium versions type this differently
         if self.render_mode == "ansi":
             return transcript_text(type(self).__name__, self._transcript, self._final_grade)
         return None
 
+    def cut_off(self) -> tuple[float, dict[str, Any]]:
+        """End the episode where it stands, as reaching ``max_turns`` would: grade it and return ``(reward,
+        info["grade"])``; later steps answer ``Error:``. For a limit kept outside the env (Gymnasium's
+        ``TimeLimit``, see ``time_limit.py``). Ending an episode that has ended returns its grade again."""
+        if self._final_grade is not None:
+            return float(self._final_grade["reward"]), self._final_grade
+        if self._ctx is None:
+            raise RuntimeError("cut_off() needs an episode: call reset() first")
+        if not self._in_use.acquire(False):
+            self._refuse_second_thread()
+        try:
+            return self._finish_grading()
+        finally:
+            self._in_use.release()
+
     def close(self) -> None:
         self._ctx = None
         self._done = True
 
+    # ----------------------------------------------------------------- copies and threads
+    def __copy__(self) -> ToolEnv[Ctx]:
+        raise TypeError(_NO_COPY.format(name=type(self).__name__))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ToolEnv[Ctx]:
+        raise TypeError(_NO_COPY.format(name=type(self).__name__))
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(_NO_COPY.format(name=type(self).__name__))
+
+    def _refuse_second_thread(self) -> None:
+        """Called when a second thread enters ``reset``/``step`` while one is inside: the episode's state (and
+        SQLite's connection, which must never be used by two threads at once) would be corrupted, or crash the
+        process. Threads that take turns are fine."""
+        raise RuntimeError(
+            f"this {type(self).__name__} is in use by another thread; give each thread its own env "
+            "(gym.make is cheap) or take turns"
+        )
+
     # ----------------------------------------------------------------- internals
+    def _finish_grading(self) -> tuple[float, dict[str, Any]]:
+        assert self._ctx is not None
+        grade = self._grade_episode(self._ctx)
+        self._final_grade = grade.as_info()
+        self._done = True
+        return grade.reward, self._final_grade
+
     def _record(self, action: Any, outcome: Outcome) -> None:
         """Keep the transcript for rendering. Only called with a render mode: without one nothing reads it, and
         training loops run long episodes, where a growing list of observations would cost memory and GC time."""
         call = outcome.call
         name = call["name"] if call else "<malformed>"
-        arguments = call["arguments"] if call else {"raw": str(action)[:200]}
+        arguments = call["arguments"] if call else {"raw": safe_text(action, 200)}
         entry = TranscriptEntry(self.stats.turns, name, arguments, outcome.observation)
         self._transcript.append(entry)
         if self.render_mode == "human":
@@ -219,3 +281,10 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         if self._console is None:
             self._console = Console()
         return self._console
+
+
+_NO_COPY = (
+    "a {name} cannot be copied or pickled: it owns its episode's private world (an in-memory database, the "
+    "episode state), which a copy would share or lose. Make another env with gym.make(...) with the same "
+    "arguments; to send envs to worker processes, send a function that makes one (as gym.make_vec does)"
+)
