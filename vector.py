@@ -17,6 +17,8 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from officegym.envs.core import arguments
+
 
 def make_vec(
     env_id: str,
@@ -26,6 +28,9 @@ def make_vec(
     **env_kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]:
     """``gym.make_vec`` with officegym's defaults (see the module docstring)."""
+    num_envs = arguments.whole_number("num_envs", num_envs, minimum=1, maximum=4096, example=8)
+    if vectorization_mode not in ("sync", "async"):
+        raise arguments.ArgumentError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
     options: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
     if vectorization_mode == "async":
         options["shared_memory"] = False

@@ -21,6 +21,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
+from ..envs.core import arguments
 from .progress import is_success, progress_of, progress_reporter
 
 PROGRESS_KEY = "progress"
@@ -38,6 +39,10 @@ class ProgressDiagnostics(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConst
         info_key: str = PROGRESS_KEY,
         summary_key: str = SUMMARY_KEY,
     ) -> None:
+        buffer_length = arguments.whole_number(
+            "buffer_length", buffer_length, minimum=1, maximum=1_000_000, example=100
+        )
+        info_key, summary_key = arguments.key_name("info_key", info_key), arguments.key_name("summary_key", summary_key)
         gym.utils.RecordConstructorArgs.__init__(
             self, buffer_length=buffer_length, info_key=info_key, summary_key=summary_key
         )

@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from ..envs.core import arguments
 from ..envs.core.actions import FINISH_ACTION, Action
 from ..envs.core.catalogue import Catalogue, Internal
 from ..envs.core.tool_env import ToolEnv
@@ -58,6 +59,9 @@ class DiscreteToolCalls(gym.Wrapper[Features, np.int64, Any, Any], gym.utils.Rec
         max_steps: int | None = None,
         catalogue: Catalogue | None = None,
     ) -> None:
+        dim = arguments.whole_number("dim", dim, minimum=1, maximum=1 << 20, example=256)
+        if max_steps is not None:
+            max_steps = arguments.whole_number("max_steps", max_steps, minimum=1, maximum=10**6, example=400)
         gym.utils.RecordConstructorArgs.__init__(self, dim=dim, max_steps=max_steps)
         gym.Wrapper.__init__(self, env)
         self.max_steps = max_steps if max_steps is not None else 2 * int(env.unwrapped.max_turns)  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
+from ..envs.core import arguments
 from ..envs.core.tool_env import ToolEnv
 from .progress import Potential, progress_of
 
@@ -43,8 +44,7 @@ class PotentialShaping(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstruc
     """Adds ``gamma * Phi(s') - Phi(s)`` to each reward (``Phi`` = 0 on termination)."""
 
     def __init__(self, env: gym.Env[Any, Any], *, gamma: float = 0.99, potential: Potential | None = None) -> None:
-        if not 0.0 < gamma <= 1.0:
-            raise ValueError(f"gamma must be in (0, 1], got {gamma}; use the learner's own discount")
+        gamma = arguments.fraction("gamma", gamma, why="use the learner's own discount")
         gym.utils.RecordConstructorArgs.__init__(self, gamma=gamma)
         gym.Wrapper.__init__(self, env)
         self.gamma = gamma

@@ -43,6 +43,7 @@ from rich.console import Console
 from ...spaces import AnyText, ToolCall
 from ...spaces.json_schema import JsonSchema
 from ...spaces.safe_value import safe_text
+from . import arguments
 from .actions import FINISH_SCHEMA, Action
 from .catalogue import Catalogue
 from .demo import Demo
@@ -71,10 +72,8 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = {}
 
     def __init__(self, *, max_turns: int, render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        if max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        render_mode = arguments.render_mode(render_mode, self.metadata["render_modes"])
+        max_turns = arguments.max_turns(max_turns)
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.toolbox = ToolBox(self.TOOLS, self._atomic)

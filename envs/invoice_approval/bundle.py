@@ -61,6 +61,8 @@ def read_tasks(path: Path) -> list[Task]:
                 f"{path}:{number}: not a valid task record ({error}); regenerate the file with "
                 "`python -m officegym.envs.invoice_approval.authoring.generate`"
             ) from error
+    if not tasks:
+        raise ValueError(f"tasks_path {str(path)!r} holds no tasks; pass a tasks .jsonl file made for this company")
     return tasks
 
 

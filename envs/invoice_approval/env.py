@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager
 from functools import cache
 from typing import Any, ClassVar
 
-from ..core import Action, Grade, Tool, ToolEnv
+from ..core import Action, Grade, Tool, ToolEnv, arguments
 from ..core.assets import asset_path, read_text
 from ..core.catalogue import Catalogue
 from ..core.demo import Demo
@@ -25,6 +25,7 @@ from .tasks import TIERS
 from .tools import TOOLS
 
 DEFAULT_MAX_TURNS = 200
+ACCEPTED = ("task_ids", "tier", "max_turns", "render_mode", "company_seed", "tasks_path")
 
 
 @cache
@@ -99,7 +100,16 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         render_mode: str | None = None,
         company_seed: int = CANONICAL_SEED,
         tasks_path: str | None = None,
+        **unknown: Any,
     ) -> None:
+        arguments.unknown_arguments(type(self).__name__, unknown, ACCEPTED)
+        max_turns = arguments.max_turns(max_turns)
+        company_seed = arguments.whole_number(
+            "company_seed", company_seed, minimum=0, maximum=arguments.SEED_LIMIT - 1, example=CANONICAL_SEED
+        )
+        if tasks_path is not None:
+            path = arguments.text_file("tasks_path", tasks_path, "a tasks .jsonl file made for this company")
+            tasks_path = str(path)
         self.bundle: Bundle = load_bundle(company_seed, tasks_path)
         tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
         example = "'single-1', 'batch-3', 'long-2', 'hard-10'"
@@ -107,7 +117,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         longest = max(self._selected, key=lambda t: len(self.bundle.tasks[t].gold_actions))
         need = len(self.bundle.tasks[longest].gold_actions)
         if max_turns < need:
-            raise ValueError(
+            raise arguments.ArgumentError(
                 f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
                 f"use max_turns >= {need} or select other tasks"
             )

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..core import Action, Grade, Tool, ToolEnv
+from ..core import Action, Grade, Tool, ToolEnv, arguments
 from ..core.catalogue import Catalogue
 from ..core.demo import Demo
 from ..core.selection import select_task_ids
@@ -87,7 +87,9 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         tier: str | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         render_mode: str | None = None,
+        **unknown: Any,
     ) -> None:
+        arguments.unknown_arguments(type(self).__name__, unknown, ("task_ids", "tier", "max_turns", "render_mode"))
         tiers = {scenario_id: scenario.tier for scenario_id, scenario in scenarios().items()}
         self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "scenario", "'vr-easy-01'")
         super().__init__(max_turns=max_turns, render_mode=render_mode)
