@@ -16,6 +16,8 @@ import platform
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,13 +115,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run; writes nothing)")
     args = parser.parse_args(argv)
     console = Console()
-    result: dict[str, Any] = {
-        "machine": machine(),
-        "invoice_latency": invoice_latency.run(quick=args.quick),
-        "throughput": throughput.run(quick=args.quick),
-        "worker_step": worker_step.run(quick=args.quick),
-        "ray": ray_rows(args.quick),
+    parts: dict[str, Callable[[], Any]] = {
+        "machine": machine,
+        "invoice_latency": lambda: invoice_latency.run(quick=args.quick),
+        "throughput": lambda: throughput.run(quick=args.quick),
+        "worker_step": lambda: worker_step.run(quick=args.quick),
+        "ray": lambda: ray_rows(args.quick),
     }
+    result: dict[str, Any] = {}
+    started = time.perf_counter()
+    for index, (name, run) in enumerate(parts.items(), start=1):
+        # the whole run takes minutes: say where it is, on stderr so the tables on stdout stay clean
+        print(
+            f"bench {index}/{len(parts)}: {name} ({time.perf_counter() - started:.0f} s so far)",
+            file=sys.stderr,
+            flush=True,
+        )
+        result[name] = run()
     if not args.quick:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "bench.json").write_text(json.dumps(result, indent=2) + "\n")

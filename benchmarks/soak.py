@@ -2,14 +2,18 @@
 
 ``python -m benchmarks.soak [--steps N]`` reports crashes (exceptions out of ``step``; target 0), invariant
 violations of the InvoiceApproval books (checked inside the workers every 50 steps and at every episode end;
-target 0), non-``Error:`` answers to invalid calls (target 0), and the process's RSS over time (target: flat).
-The last result is written to ``benchmarks/results/soak.json``.
+target 0), non-``Error:`` answers to invalid calls and observations a JSON or HTTP client would reject
+(target 0), and the process's RSS over time (target: flat). A quarter of the steps are malformed, half of
+those hostile: JSON nested thousands deep, numbers thousands of digits long, lone surrogates, values that
+cannot be printed. Progress goes to stderr every tenth of a run; the last result is written to
+``benchmarks/results/soak.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,7 @@ import numpy as np
 
 import officegym  # noqa: F401
 from officegym.envs.invoice_approval.invariants import check_invariants
+from officegym.spaces.safe_value import safe_text
 
 RESULTS = Path(__file__).parent / "results"
 CHECK_EVERY = 50
@@ -34,7 +39,12 @@ class InvariantProbe(gym.Wrapper[Any, Any, Any, Any]):
         inner: Any = self.env.unwrapped
         problems: list[str] = []
         if not inner.action_space.contains(action) and not observation.startswith("Error: "):
-            problems.append(f"invalid call answered without Error: {str(action)[:80]}")
+            problems.append(f"invalid call answered without Error: {safe_text(action, 80)}")
+        if not observation.isascii():
+            try:
+                observation.encode("utf-8")
+            except UnicodeEncodeError:
+                problems.append(f"observation a JSON/HTTP client would reject: {safe_text(observation, 80)}")
         if (
             hasattr(inner, "bundle")
             and inner.episode is not None
@@ -57,13 +67,47 @@ def current_rss_mb() -> float:
     return 0.0
 
 
+class Unprintable:
+    """A value whose repr and str raise."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("unprintable")
+
+    __str__ = __repr__
+
+
+def deep(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def hostile(tool: str, kind: int) -> Any:
+    """Actions that once raised out of ``step`` or echoed text no client can send."""
+    return [
+        '{"name": "' + tool + '", "arguments": {"x": ' + "[" * 3000 + "]" * 3000 + "}}",
+        {"name": tool, "arguments": {"x": deep(3000)}},
+        {"name": tool, "arguments": {"x": 10**5000}},
+        '{"name": "' + tool + '", "arguments": {"x": ' + "7" * 5000 + "}}",
+        {"name": tool, "arguments": {"x": "ER-\ud800"}},
+        '{"name": "' + tool + '", "arguments": {"x": "\\udfff"}}',
+        {"name": "\ud800", "arguments": {}},
+        {"name": tool, 10**5000: 1},
+        {"name": tool, "arguments": {"x": Unprintable()}},
+        b'{"name": "\xff"}',
+    ][kind]
+
+
 def random_action(rng: np.random.Generator, tools: list[dict[str, Any]], ids: list[str]) -> Any:
-    """Mostly schema-valid calls with plausible IDs; a quarter malformed in one of several ways."""
+    """Mostly schema-valid calls with plausible IDs; a quarter malformed in one of fifteen ways."""
     roll = rng.random()
     if roll < 0.02:
         return {"name": "finish", "arguments": {}}
     if roll < 0.27:
-        kind = int(rng.integers(5))
+        kind = int(rng.integers(15))
+        if kind >= 5:
+            return hostile(tools[0]["name"], kind - 5)
         return [
             {"name": "nope", "arguments": {}},
             "{broken json",
@@ -130,6 +174,13 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
         episodes += int(np.sum(terminated | truncated))
         if step % max(1, steps // num_envs // 10) == 0:
             rss.append(current_rss_mb())
+            done = step * num_envs
+            print(
+                f"soak {env_id}: {done:,}/{steps:,} steps, {crashes} crashes, {problems} problems, "
+                f"{time.perf_counter() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     envs.close()
     seconds = time.perf_counter() - start
     return {

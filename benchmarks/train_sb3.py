@@ -203,6 +203,13 @@ class Curve(BaseCallback):
                 "train_reward": round(float(np.mean([s["r"] for s in recent])), 4) if recent else 0.0,
             }
         )
+        row = self.rows[-1]  # training runs for minutes: one line of progress per evaluation, on stderr
+        print(
+            f"  {row['timesteps']:,} steps: eval success {row['eval_success']:.2f}, reward {row['eval_reward']:.3f} "
+            f"({row['wall_s']:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def train(experiment: Experiment, seed: int, timesteps: int) -> tuple[MaskablePPO, list[dict[str, float]]]:

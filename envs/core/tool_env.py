@@ -15,6 +15,7 @@ The domain contract is everything else that code outside a domain's folder may k
 ``scripted_policies()``   the domain's own scripted policies by name (beside the generic oracle/random)
 ``DEMO``                  the episode ``officegym demo`` renders and the policies it scores
 ``progress()``            the grade's components as they stand now, floats under stable keys
+``failure_report()``      what differs from the gold outcome, one row per item (empty on full marks)
 ``shaping_potential(m)``  Phi of those measures, for ``wrappers.PotentialShaping``
 ``action_catalogue(h)``   the fixed discrete action catalogue for ``wrappers.DiscreteToolCalls``
 ``ID_PATTERNS``           regexes of the IDs the domain's observations show, keyed by the argument that
@@ -135,6 +136,12 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         """The grade's components as they stand now, under stable keys (``reward`` among them). Reading it
         changes nothing. Diagnostics and shaping need it; a domain without it cannot be shaped."""
         raise TypeError(f"{type(self).__name__} reports no progress; diagnostics and shaping need progress()")
+
+    def failure_report(self) -> list[dict[str, Any]]:
+        """What the episode as it stands gets wrong, one ``{"kind", "item", "expected", "actual"}`` row per
+        item (an invoice decided differently, a gap not flagged, ...); empty exactly when the grade is full
+        marks. For failure analysis: the grade says how much, this says where. Reading it changes nothing."""
+        raise TypeError(f"{type(self).__name__} has no failure report")
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         """Phi(s) of the progress ``measures``, bounded by the final reward's size (see ``wrappers/shaping.py``)."""

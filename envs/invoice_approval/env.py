@@ -18,7 +18,7 @@ from .bundle import Bundle, load_bundle
 from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
 from .episode import InvoiceEpisode
-from .grading import book_state, compare
+from .grading import book_state, compare, failure_report
 from .progress import InvoiceProgress, invoice_potential
 from .sandbox import atomic, open_episode
 from .tasks import TIERS
@@ -160,6 +160,12 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
             task = self.bundle.tasks[self._ctx.task_id]
             self._progress = InvoiceProgress(self._ctx, self.bundle.gold_state(task.id), task.scope)
         return self._progress.measures(self.stats)
+
+    def failure_report(self) -> list[dict[str, Any]]:
+        if self._ctx is None:
+            raise RuntimeError("failure_report() needs an episode: call reset() first")
+        task = self.bundle.tasks[self._ctx.task_id]
+        return failure_report(book_state(self._ctx.conn), self.bundle.gold_state(task.id), task.scope)
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return invoice_potential(measures)

@@ -67,3 +67,50 @@ def compare(final: BookState, gold: BookState, scope: Sequence[str]) -> Grade:
         "wrong_invoices": [iid for iid in scope if final.invoices.get(iid) != gold.invoices.get(iid)][:50],
     }
     return Grade(1.0 if matches else 0.0, {"state_matches": 1.0 if matches else 0.0}, diagnostics)
+
+
+def failure_report(final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
+    """Every difference between the final books and the gold books, one row each, in a fixed order: the work
+    order's invoices, then collateral changes to other invoices, then purchase orders, then ledger lines.
+    Empty exactly when the books match (the reward is 1.0)."""
+    in_scope = set(scope)
+    rows = [
+        _row("invoice", iid, _invoice_text(gold.invoices.get(iid)), _invoice_text(final.invoices.get(iid)))
+        for iid in scope
+        if final.invoices.get(iid) != gold.invoices.get(iid)
+    ]
+    rows += [
+        _row("collateral", iid, _invoice_text(gold.invoices.get(iid)), _invoice_text(state))
+        for iid, state in sorted(final.invoices.items())
+        if iid not in in_scope and state != gold.invoices.get(iid)
+    ]
+    rows += [
+        _row("purchase_order", num, _po_text(gold.purchase_orders.get(num)), _po_text(state))
+        for num, state in sorted(final.purchase_orders.items())
+        if state != gold.purchase_orders.get(num)
+    ]
+    extra, missing = final.ledger - gold.ledger, gold.ledger - final.ledger
+    rows += [_row("ledger", key[0], "no such line", _line_text(key, n)) for key, n in sorted(extra.items())]
+    rows += [_row("ledger", key[0], _line_text(key, n), "missing") for key, n in sorted(missing.items())]
+    return rows
+
+
+def _row(kind: str, item: str, expected: str, actual: str) -> dict[str, Any]:
+    return {"kind": kind, "item": item, "expected": expected, "actual": actual}
+
+
+def _invoice_text(state: InvoiceState | None) -> str:
+    if state is None:
+        return "no such invoice"
+    status, reason, assignee = state
+    return " ".join(part for part in (status, reason, assignee) if part)
+
+
+def _po_text(state: PoState | None) -> str:
+    return "no such PO" if state is None else f"{state[1]}, invoiced net {state[0]} cents"
+
+
+def _line_text(key: LedgerKey, count: int) -> str:
+    _, account, debit, credit = key
+    line = f"account {account} debit {debit} credit {credit} (cents)"
+    return line if count == 1 else f"{count} x {line}"

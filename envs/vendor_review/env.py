@@ -12,7 +12,7 @@ from ..core.demo import Demo
 from ..core.selection import select_task_ids
 from ..core.tool_env import PolicyFactory
 from .episode import VendorEpisode
-from .grading import grade_review
+from .grading import failure_report, grade_review
 from .progress import vendor_potential, vendor_progress
 from .scenario import ID_PATTERNS, TIERS, Scenario
 from .tasks import document_index, scenarios, system_prompt_text
@@ -128,6 +128,11 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         from .baselines import gold_path
 
         return gold_path(scenarios()[task_id])
+
+    def failure_report(self) -> list[dict[str, Any]]:
+        if self._ctx is None:
+            raise RuntimeError("failure_report() needs an episode: call reset() first")
+        return failure_report(self._ctx)
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return vendor_potential(measures)

@@ -50,3 +50,27 @@ def grade_review(episode: VendorEpisode) -> Grade:
     }
     reward = round(sum(WEIGHTS[k] * v for k, v in components.items()), 6)
     return Grade(reward, components, {**diagnostics, "hits": hits, "missed": missed, "false_flags": false_flags})
+
+
+def failure_report(episode: VendorEpisode) -> list[dict[str, Any]]:
+    """Every way the review falls short of the answer key, one row each: a missing submission, then each
+    requirement (planted gaps not flagged, flags that are not gaps), the decision, and core documents not read
+    before submitting. Empty exactly when the grade is full marks."""
+    scenario = episode.scenario
+    submission = episode.submission
+    if submission is None:
+        return [_row("submission", "recommendation", f"{scenario.decision} with the planted gaps", "none submitted")]
+    planted, flagged = set(scenario.gap_ids), set(submission["gap_ids"])
+    rows = [_row("requirement", rid, "flagged as a gap", "not flagged") for rid in sorted(planted - flagged)]
+    rows += [
+        _row("requirement", rid, "not flagged (it is met)", "flagged as a gap") for rid in sorted(flagged - planted)
+    ]
+    if submission["decision"] != scenario.decision:
+        rows.append(_row("decision", "decision", scenario.decision, str(submission["decision"])))
+    unread = [doc for doc in scenario.core_documents if doc not in set(submission["docs_read_before"])]
+    rows += [_row("process", doc, "read before submitting", "not read") for doc in unread]
+    return rows
+
+
+def _row(kind: str, item: str, expected: str, actual: str) -> dict[str, Any]:
+    return {"kind": kind, "item": item, "expected": expected, "actual": actual}

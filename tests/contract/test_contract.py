@@ -78,6 +78,7 @@ def test_gold_path_scores_full_marks(env: gym.Env[Any, Any]) -> None:
         assert terminated and not truncated, f"{task_id}: the gold path did not end the episode"
         assert reward == 1.0 and info["grade"]["reward"] == 1.0, f"{task_id}: grade {info['grade']}"
         assert inner.progress()["reward"] == 1.0, f"{task_id}: progress() disagrees with the grade"
+        assert inner.failure_report() == [], f"{task_id}: a full-marks episode reports failures"
 
 
 def test_finish_right_away_is_graded(env: gym.Env[Any, Any]) -> None:
@@ -87,6 +88,10 @@ def test_finish_right_away_is_graded(env: gym.Env[Any, Any]) -> None:
     assert terminated and not truncated
     assert info["grade"]["reward"] == reward == expected
     assert 0.0 <= reward <= 1.0
+    report = tool_env(env).failure_report()
+    assert (report == []) == (reward == 1.0), "the failure report must be empty exactly on full marks"
+    assert all(set(row) == {"kind", "item", "expected", "actual"} for row in report)
+    assert all(isinstance(value, str) for row in report for value in row.values())
     observation, reward, terminated, *_ = step(env, FINISH_ACTION)  # stepping a finished episode never raises
     assert observation.startswith("Error: ") and reward == 0.0 and terminated
 

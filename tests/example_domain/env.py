@@ -19,7 +19,7 @@ from officegym.envs.core.tool_env import PolicyFactory
 
 from .catalogue import PettyCashCatalogue
 from .episode import PettyCashEpisode
-from .grading import grade_episode, potential, progress
+from .grading import failure_report, grade_episode, potential, progress
 from .tasks import EMPLOYEE_ID, RECEIPT_ID, TIERS, load_tasks, opening_message
 from .tasks import data as task_file
 from .tools import TOOLS
@@ -94,6 +94,11 @@ class PettyCashEnv(ToolEnv[PettyCashEpisode]):
         if self._ctx is None:
             raise RuntimeError("progress() needs an episode: call reset() first")
         return progress(self._ctx, self.stats)
+
+    def failure_report(self) -> list[dict[str, Any]]:
+        if self._ctx is None:
+            raise RuntimeError("failure_report() needs an episode: call reset() first")
+        return failure_report(self._ctx)
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return potential(measures)

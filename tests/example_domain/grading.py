@@ -4,6 +4,7 @@ to the episode as it stands, so the two never disagree (on the last step ``progr
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from officegym.envs.core import Grade
 from officegym.envs.core.episode_stats import EpisodeStats
@@ -38,3 +39,17 @@ def potential(measures: Mapping[str, float]) -> float:
     """Net correct payments per expected one, clipped to [-1, 1] (bounded by the final reward's size)."""
     net = (measures["paid_correctly"] - measures["paid_wrongly"]) / max(1.0, measures["target"])
     return max(-1.0, min(1.0, net))
+
+
+def failure_report(ctx: PettyCashEpisode) -> list[dict[str, Any]]:
+    """One row per receipt whose payment differs from the answer; empty exactly when the grade is 1.0."""
+    paid, target = ctx.paid(), ctx.task.reimburse
+    return [
+        {
+            "kind": "receipt",
+            "item": rid,
+            "expected": "reimbursed" if rid in target else "not reimbursed",
+            "actual": "reimbursed" if rid in paid else "not reimbursed",
+        }
+        for rid in sorted(paid ^ target)
+    ]

@@ -245,7 +245,7 @@ def test_a_short_maskable_ppo_run_completes_on_the_full_stack() -> None:
         policy_kwargs={"net_arch": [32]},
         device="cpu",
     )
-    model.learn(total_timesteps=2048)
+    model.learn(total_timesteps=2048, progress_bar=True)  # the extras bring what SB3's progress bar needs
     assert model.num_timesteps >= 2048
     env = invoice_adapter()
     observation, _ = env.reset(seed=0)

@@ -45,19 +45,19 @@ def hostile_actions(tool: str) -> dict[str, Any]:
         "a value nested 5,000 deep": {"name": tool, "arguments": {"x": nested(5000)}},
         "an action nested 5,000 deep": nested(5000),
         "an integer of 5,000 digits": {"name": tool, "arguments": {"x": 10**5000}},
-        "an integer of 5,000 digits as text": '{"name": "%s", "arguments": {"x": %s}}' % (tool, "9" * 5000),
+        "an integer of 5,000 digits as text": '{"name": "' + tool + '", "arguments": {"x": ' + "9" * 5000 + "}}",
         "an integer of 200 digits": {"name": tool, "arguments": {"x": -(10**200)}},
         "an integer key of 5,000 digits": {"name": tool, 10**5000: 1},
         "a lone surrogate in an argument": {"name": tool, "arguments": {"x": "ER-\ud800"}},
         "a lone surrogate in a key": {"name": tool, "arguments": {"\udfff": "x"}},
         "a lone surrogate as the tool name": {"name": "\ud800", "arguments": {}},
-        "a lone surrogate escaped in JSON text": '{"name": "%s", "arguments": {"x": "\\ud800"}}' % tool,
+        "a lone surrogate escaped in JSON text": '{"name": "' + tool + '", "arguments": {"x": "\\ud800"}}',
         "a surrogate in arguments JSON text": {"name": tool, "arguments": '{"x": "\\udc00"}'},
         "invalid UTF-8 bytes": b'{"name": "\xff\xfe"}',
         "an object that cannot be printed": {"name": tool, "arguments": {"x": Shouty()}},
         "an action that cannot be printed": Shouty(),
         "a set": {"name": tool, "arguments": {"x": {1, 2}}},
-        "NaN and infinity": '{"name": "%s", "arguments": {"x": NaN, "y": Infinity}}' % tool,
+        "NaN and infinity": '{"name": "' + tool + '", "arguments": {"x": NaN, "y": Infinity}}',
         "1 MB of text": "x" * 1_000_000,
         "a 1 MB key": {"name": tool, "k" * 1_000_000: 1},
     }
@@ -131,7 +131,7 @@ def test_copying_or_pickling_an_env_is_refused_clearly(env_id: str) -> None:
     env = gym.make(env_id)
     env.reset(seed=0)
     for attempt in (copy.copy, copy.deepcopy, pickle.dumps):
-        with pytest.raises(TypeError, match="cannot be copied or pickled.*gym.make"):
+        with pytest.raises(TypeError, match=r"cannot be copied or pickled.*gym\.make"):
             attempt(env.unwrapped)
     with pytest.raises(TypeError, match="cannot be copied or pickled"):
         pickle.dumps(env)  # through Gymnasium's wrappers too
@@ -188,7 +188,7 @@ def test_gymnasium_time_limit_grades_the_episode_it_cuts(env_id: str) -> None:
     env = gym.make(env_id, task_ids=[task_id], max_episode_steps=len(gold))
     env.reset(seed=0)
     for action in gold:
-        observation, reward, terminated, truncated, info = env.step(action)
+        _, reward, terminated, truncated, info = env.step(action)
     assert (reward, truncated) == (1.0, True) or (reward, terminated) == (1.0, True)
     assert info["grade"]["reward"] == 1.0
     assert env.step(gold[0])[0].startswith("Error: the episode is over")
@@ -198,7 +198,7 @@ def test_gymnasium_time_limit_grades_the_episode_it_cuts(env_id: str) -> None:
 def test_a_time_limit_before_the_work_is_done_is_graded_not_silent(env_id: str) -> None:
     env = gym.make(env_id, max_episode_steps=1)
     env.reset(seed=0)
-    observation, reward, terminated, truncated, info = env.step({"name": "no_such_tool", "arguments": {}})
+    _, reward, terminated, truncated, info = env.step({"name": "no_such_tool", "arguments": {}})
     assert truncated and not terminated
     assert info["grade"]["reward"] == reward  # graded: the grade says what the cut-off work is worth
 
