@@ -169,8 +169,9 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
             crashes += 1
             envs.reset()
             continue
-        problems += int(np.sum(info.get("soak_problems", 0)))
-        examples.update(p for p in info.get("soak_first_problem", ()) if p)
+        for part in (info, info.get("final_info", {})):  # an episode's last step reports in final_info
+            problems += int(np.sum(part.get("soak_problems", 0)))
+            examples.update(p for p in part.get("soak_first_problem", ()) if p)
         episodes += int(np.sum(terminated | truncated))
         if step % max(1, steps // num_envs // 10) == 0:
             rss.append(current_rss_mb())
