@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 import officegym
 from officegym.policies import run_episode
@@ -160,6 +161,28 @@ def reset_us(env_id: str, repeats: int) -> dict[str, float]:
     return summary(sample_us(lambda: env.reset(options={"task_id": TASK[env_id]}), repeats))
 
 
+def fork_vs_reset_us(env_id: str, repeats: int) -> dict[str, Any]:
+    """``fork()`` from the middle of a gold path, beside the two resets it is compared with: a reset of a running
+    env (which reuses its connection) and a reset of a fresh env (a new connection, as a fork needs). Target:
+    a fork costs at most twice a reset. Interleaved, so the machine's noise hits all three alike."""
+    env: Any = gym.make(env_id, max_turns=10_000).unwrapped
+    task = TASK[env_id]
+    gold = env.gold_actions(task)
+    env.reset(options={"task_id": task})
+    for action in gold[: len(gold) // 2]:
+        env.step(action)
+    running = gym.make(env_id)
+    samples: dict[str, list[np.ndarray]] = {"fork": [], "reset": [], "reset_fresh_env": []}
+    for _ in range(max(1, repeats // 50)):
+        samples["fork"].append(sample_us(env.fork, 50))
+        samples["reset"].append(sample_us(lambda: running.reset(options={"task_id": task}), 50))
+        samples["reset_fresh_env"].append(sample_us(lambda: gym.make(env_id).reset(options={"task_id": task}), 50))
+    rows: dict[str, Any] = {name: summary(np.concatenate(values)) for name, values in samples.items()}
+    rows["fork_vs_reset"] = round(rows["fork"]["p50_us"] / rows["reset"]["p50_us"], 2)
+    rows["fork_vs_fresh_reset"] = round(rows["fork"]["p50_us"] / rows["reset_fresh_env"]["p50_us"], 2)
+    return rows
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     seconds, repeats, rounds = (0.2, 200, 1) if quick else (0.4, 3000, 5)
     return {
@@ -168,4 +191,5 @@ def run(quick: bool = False) -> dict[str, Any]:
         "memory": {env_id: memory_per_env(env_id) for env_id in TASK},
         "grading": {env_id: grading_us(env_id, repeats // 10) for env_id in TASK},
         "reset": {env_id: reset_us(env_id, repeats) for env_id in TASK},
+        "fork": {env_id: fork_vs_reset_us(env_id, repeats // 10) for env_id in TASK},
     }

@@ -24,7 +24,7 @@ from officegym.wrappers.shaping import PotentialShaping
 INVOICE = "officegym/InvoiceApproval-v0"
 VENDOR = "officegym/VendorReview-v0"
 TURNS = "max_turns must be a whole number such as 200"
-TURNS_RANGE = "max_turns must be between 1 and 1,000,000"
+TURNS_RANGE = "max_turns must be between 1 and 1,000,000,000"
 IDS = "task_ids must be a list of task ID strings (or one ID)"
 SEED = "company_seed must be a whole number such as 42"
 

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-MAX_TURNS_LIMIT = 1_000_000
+MAX_TURNS_LIMIT = 1_000_000_000  # long enough for benchmarks that run one episode for minutes
 SEED_LIMIT = 2**32
 
 

@@ -30,15 +30,18 @@ A subclass supplies the tools (``TOOLS``) and four hooks: ``_task_ids``, ``_star
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import threading
 from abc import abstractmethod
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import gymnasium as gym
+import numpy as np
 from rich.console import Console
 
 from ...spaces import AnyText, ToolCall
@@ -70,7 +73,15 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
     TOOLS: ClassVar[tuple[Tool, ...]] = ()
     TIERS: ClassVar[tuple[str, ...]] = ()
     DEMO: ClassVar[Demo | None] = None
+    _arguments: tuple[tuple[Any, ...], dict[str, Any]]
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = {}
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> ToolEnv[Any]:
+        """Remember the constructor's arguments (every subclass's, with no code of its own), so that ``fork``
+        and unpickling can build the same env again."""
+        env: ToolEnv[Any] = super().__new__(cls)
+        env._arguments = (args, dict(kwargs))
+        return env
 
     def __init__(self, *, max_turns: int, render_mode: str | None = None) -> None:
         render_mode = arguments.render_mode(render_mode, self.metadata["render_modes"])
@@ -242,15 +253,71 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         self._ctx = None
         self._done = True
 
-    # ----------------------------------------------------------------- copies and threads
+    # ----------------------------------------------------------------- forks, copies, pickles and threads
+    def fork(self) -> ToolEnv[Ctx]:
+        """An independent copy of this env at its current state: the same task, books or documents, turn count,
+        transcript and random state. Steps on the fork never show in the original, nor the other way round. For
+        tree search, best-of-n from a midpoint and branching rollouts. ``copy.copy`` and ``copy.deepcopy`` fork.
+
+        In-process, so what never changes after construction (tools, tasks, the company's books template) is
+        shared and only the episode is copied; pickling rebuilds the env from its constructor arguments."""
+        state = self._save_state()
+        fork: ToolEnv[Ctx] = object.__new__(type(self))
+        fork.__dict__.update(self.__dict__)  # tools, spaces' schemas, tasks, bundles: shared, never mutated
+        fork.action_space = _space_twin(self.action_space)
+        fork.observation_space = _space_twin(self.observation_space)
+        fork._in_use = threading.Lock()
+        fork._console = None
+        fork._load_state(state)
+        return fork
+
     def __copy__(self) -> ToolEnv[Ctx]:
-        raise TypeError(_NO_COPY.format(name=type(self).__name__))
+        return self.fork()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ToolEnv[Ctx]:
-        raise TypeError(_NO_COPY.format(name=type(self).__name__))
+        return self.fork()
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        raise TypeError(_NO_COPY.format(name=type(self).__name__))
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles as its constructor arguments plus its state (between episodes or in the middle of one):
+        unpickling builds an independent env, as ``fork`` does, in any process."""
+        return (_rebuild, (type(self), self._arguments, self._save_state()))
+
+    def _save_episode(self, ctx: Ctx) -> Any:
+        """The episode's state as plain picklable data (a domain hook; see ``_load_episode``)."""
+        raise TypeError(f"{type(self).__name__} cannot fork or pickle an episode: it has no _save_episode")
+
+    def _load_episode(self, state: Any) -> Ctx:
+        """A new, independent episode world from what ``_save_episode`` returned."""
+        raise TypeError(f"{type(self).__name__} cannot fork or pickle an episode: it has no _load_episode")
+
+    def _save_state(self) -> dict[str, Any]:
+        if not self._in_use.acquire(False):
+            self._refuse_second_thread()
+        try:
+            return {
+                "episode": None if self._ctx is None else self._save_episode(self._ctx),
+                "stats": (self.stats.turns, self.stats.invalid_calls, dict(self.stats.tool_calls)),
+                "done": self._done,
+                "final_grade": self._final_grade,
+                "transcript": list(self._transcript),
+                "rng": None if self._np_random is None else self._np_random.bit_generator.state,
+                "seed": self._np_random_seed,
+                "spec": self.spec,
+            }
+        finally:
+            self._in_use.release()
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        self._ctx = None if state["episode"] is None else self._load_episode(state["episode"])
+        turns, invalid, calls = state["stats"]
+        self.stats = EpisodeStats(turns, invalid, Counter(calls))
+        self._done, self._final_grade = state["done"], state["final_grade"]
+        self._transcript = list(state["transcript"])
+        if state["rng"] is not None:
+            self._np_random = np.random.Generator(np.random.PCG64())
+            self._np_random.bit_generator.state = state["rng"]
+            self._np_random_seed = state["seed"]
+        self.spec = state["spec"]
 
     def _refuse_second_thread(self) -> None:
         """Called when a second thread enters ``reset``/``step`` while one is inside: the episode's state (and
@@ -289,8 +356,18 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         return self._console
 
 
-_NO_COPY = (
-    "a {name} cannot be copied or pickled: it owns its episode's private world (an in-memory database, the "
-    "episode state), which a copy would share or lose. Make another env with gym.make(...) with the same "
-    "arguments; to send envs to worker processes, send a function that makes one (as gym.make_vec does)"
-)
+def _space_twin(space: Any) -> Any:
+    """The same space with its own sampling generator (in the same state): the schemas it holds are shared,
+    since nothing changes them, and copying them would cost more than the whole rest of a fork."""
+    twin = copy.copy(space)
+    if space._np_random is not None:
+        twin._np_random = copy.deepcopy(space._np_random)
+    return twin
+
+
+def _rebuild(cls: type[ToolEnv[Any]], arguments: tuple[tuple[Any, ...], dict[str, Any]], state: dict[str, Any]) -> Any:
+    """A new env from constructor arguments and a saved state (``fork`` and unpickling)."""
+    args, kwargs = arguments
+    env = cls(*args, **kwargs)
+    env._load_state(state)
+    return env

@@ -15,11 +15,12 @@ from ..core.demo import Demo
 from ..core.selection import select_task_ids
 from ..core.tool_env import PolicyFactory
 from .bundle import Bundle, load_bundle
-from .db import CANONICAL_SEED
+from .db import CANONICAL_SEED, connect_bytes
 from .entities import ID_PATTERNS
 from .episode import InvoiceEpisode
 from .grading import book_state, compare, failure_report
 from .progress import InvoiceProgress, invoice_potential
+from .read_model import RecordView, snapshot
 from .sandbox import atomic, open_episode
 from .tasks import TIERS
 from .tools import TOOLS
@@ -138,6 +139,17 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         previous = self._ctx.conn if self._ctx is not None else None
         episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
         return episode, task.work_order, {"tier": task.tier}
+
+    def _save_episode(self, ctx: InvoiceEpisode) -> dict[str, Any]:
+        return {"books": ctx.conn.serialize(), "actor": dict(ctx.actor), "task_id": ctx.task_id}
+
+    def _load_episode(self, state: dict[str, Any]) -> InvoiceEpisode:
+        """The books from their bytes in a new connection; records served from the company's shared snapshot
+        plus whatever the episode's change log names (never a snapshot of the copy: that would cost a full
+        read of the books and grow the per-company cache with every fork)."""
+        conn = connect_bytes(state["books"])
+        view = RecordView(conn, snapshot(self.bundle.template)).fork(conn)
+        return InvoiceEpisode(conn, dict(state["actor"]), state["task_id"], view)
 
     def gold_actions(self, task_id: str) -> list[Action]:
         return list(self.bundle.tasks[task_id].gold_actions)

@@ -116,6 +116,13 @@ class RecordView:
         row = self.conn.execute(record.one_sql, (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    def fork(self, conn: sqlite3.Connection) -> RecordView:
+        """The view of a copy of this episode's books (``conn``): the same snapshot, with every record the
+        change log names recomputed from the copy, so the fork serves exactly what this view serves."""
+        view = RecordView(conn, self.base)
+        view._catch_up()
+        return view
+
     def _catch_up(self) -> None:
         """Recompute the records logged since the last catch-up (committed entries only: called outside any
         transaction)."""

@@ -74,6 +74,12 @@ class PettyCashEnv(ToolEnv[PettyCashEpisode]):
             {"tier": task.tier},
         )
 
+    def _save_episode(self, ctx: PettyCashEpisode) -> dict[str, Any]:
+        return {"task_id": ctx.task.id, "status": dict(ctx.status), "closed_note": ctx.closed_note}
+
+    def _load_episode(self, state: dict[str, Any]) -> PettyCashEpisode:
+        return PettyCashEpisode(load_tasks()[state["task_id"]], dict(state["status"]), state["closed_note"])
+
     def _grade_episode(self, ctx: PettyCashEpisode) -> Grade:
         return grade_episode(ctx, self.stats)
 
