@@ -161,7 +161,12 @@ def _model_options(llm: argparse._ArgumentGroup) -> None:
     llm.add_argument("--reasoning-effort", help="for reasoning models: low, medium, high, ...")
     llm.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
     llm.add_argument("--max-retries", type=int, default=6, help="retries per request on 429/5xx/timeouts")
-    llm.add_argument("--backoff", type=float, default=1.0, help="first retry delay in seconds, doubled each time")
+    llm.add_argument(
+        "--backoff",
+        type=float,
+        default=1.0,
+        help="first retry delay in seconds (jittered: half to all of it), doubled each time",
+    )
     llm.add_argument("--max-backoff", type=float, default=60.0, help="longest retry delay in seconds")
     llm.add_argument(
         "--keep-reasoning",
@@ -198,11 +203,10 @@ def _episode_options(run: argparse._ArgumentGroup) -> None:
 
 
 def add_show_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    show = sub.add_parser("show", help="render stored episodes of a results file")
-    show.add_argument("results", help="a results .jsonl file written by officegym eval")
-    show.add_argument("--episode", help="an index from the list, a key (task#rollout) or a task id")
-    show.add_argument("--full", action="store_true", help="do not clip long messages")
-    show.add_argument("--pass-threshold", type=float, default=1.0, help="reward that counts as a pass")
+    from .evaluation.commands import add_show_arguments
+
+    show = sub.add_parser("show", help="render stored episodes of results files, or compare several")
+    add_show_arguments(show)
     replay = sub.add_parser("replay", help="re-execute stored episodes and check their grades reproduce")
     replay.add_argument("results", help="a results .jsonl file written by officegym eval")
     replay.add_argument("--episode", help="an index, a key (task#rollout) or a task id (default: all)")

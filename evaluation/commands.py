@@ -2,27 +2,32 @@
 
 Each returns the exit code: 0 when all went well, 1 when the run finished but something needs attention
 (episodes with infrastructure errors, a replay that did not reproduce), 2 for bad input (raised as
-``ValueError`` and printed as ``Error: ...`` by the CLI).
+``ValueError`` and printed as ``Error: ...`` by the CLI), an endpoint that cannot be reached included.
+:func:`add_show_arguments` declares ``show``'s options next to the code that reads them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 from rich.console import Console
 
-from ..policies.chat import ChatPolicy, ScriptedChatPolicy
+from ..policies.chat import ScriptedChatPolicy
 from ..policies.registry import make_policy
 from .jobs import ChatPolicyFactory, EvalPlan
 from .records import read_records
 from .replay import replay_record, replay_table
 from .runner import plan_task_ids, results_path, run_eval
-from .show import select_records, show_episode, show_list
+from .show import select_records, show_episode, show_list, show_side_by_side
 from .summary import summary_table
+
+if TYPE_CHECKING:  # the openai package is the llm extra: imported only when an LLM is evaluated
+    from ..policies.openai_policy import OpenAIPolicy
 
 
 def eval_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
@@ -30,7 +35,7 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     if args.max_turns is not None:
         env_kwargs["max_turns"] = args.max_turns
     tasks = plan_task_ids(args.env_id, env_kwargs, split_ids(args.task_ids), args.tier, args.num_tasks)
-    info, factory = build_policy(args, env_kwargs)
+    info, factory, preflight = build_policy(args, env_kwargs)
     output = results_path(Path(args.output), args.env_id, info["policy"], info.get("model"))
     plan = EvalPlan(
         args.env_id,
@@ -48,7 +53,11 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
         backend=args.backend,
         ray_address=args.address,
     )
-    outcome = run_eval(plan, factory, console, live=not args.quiet)
+
+    def warn(text: str) -> None:
+        errors.print(text, markup=False, highlight=False, soft_wrap=True)  # a path stays whole, to copy
+
+    outcome = run_eval(plan, factory, console, live=not args.quiet, preflight=preflight, warn=warn)
     console.print(summary_table(outcome.summary, f"{args.env_id} · {info.get('model') or info['policy']}"))
     console.print(f"results: {outcome.path} ({outcome.ran} episode(s) run, {outcome.skipped} already there)")
     console.print(f"summary: {outcome.summary_path}")
@@ -63,8 +72,11 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     return 0
 
 
-def build_policy(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[dict[str, Any], ChatPolicyFactory]:
-    """The policy's description and a factory giving each episode its policy."""
+def build_policy(
+    args: argparse.Namespace, env_kwargs: dict[str, Any]
+) -> tuple[dict[str, Any], ChatPolicyFactory, Callable[[], None] | None]:
+    """The policy's description, a factory giving each episode its policy, and the check to run before the
+    first episode (an LLM's endpoint must answer; scripted policies need none)."""
     if args.policy != "openai":
         probe = gym.make(args.env_id, **env_kwargs)
         try:  # a policy unsuitable for this env says so before anything runs
@@ -72,21 +84,21 @@ def build_policy(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[
         finally:
             probe.close()
         name = args.policy
-        return scripted.describe(), lambda env, seed: ScriptedChatPolicy(make_policy(name, env, seed))
+        return scripted.describe(), lambda env, seed: ScriptedChatPolicy(make_policy(name, env, seed)), None
     policy = openai_policy(args)
-    return policy.describe(), lambda env, seed: policy
+    return policy.describe(), lambda env, seed: policy, policy.preflight
 
 
-def openai_policy(args: argparse.Namespace) -> ChatPolicy:
+def openai_policy(args: argparse.Namespace) -> OpenAIPolicy:
     if not args.model:
         raise ValueError("--model is required with --policy openai (e.g. --model gpt-4.1-mini)")
     try:
-        from ..policies.openai_policy import OpenAIPolicy, OpenAISettings
+        from ..policies import openai_policy as llm
     except ImportError as error:
         raise ValueError(
             f"the openai policy needs the openai package ({error}): pip install 'officegym[llm]'"
         ) from error
-    settings = OpenAISettings(
+    settings = llm.OpenAISettings(
         model=args.model,
         base_url=args.base_url,
         api_key_var=args.api_key_var,
@@ -101,13 +113,34 @@ def openai_policy(args: argparse.Namespace) -> ChatPolicy:
         keep_reasoning=args.keep_reasoning,
         extra_body=json_object(args.extra_body, "--extra-body") or None,
     )
-    return OpenAIPolicy(settings)
+    return llm.OpenAIPolicy(settings)
+
+
+def add_show_arguments(show: argparse.ArgumentParser) -> None:
+    """The options of ``officegym show`` (the CLI's parser calls this)."""
+    show.add_argument("results", nargs="+", help="results .jsonl file(s); several: one summary row each")
+    show.add_argument("--episode", help="an index from the list, a key (task#rollout) or a task id")
+    show.add_argument("--full", action="store_true", help="do not clip long messages")
+    show.add_argument("--pass-threshold", type=float, default=1.0, help="reward that counts as a pass")
+    show.add_argument("--failed", action="store_true", help="list only episodes that did not pass (errors too)")
+    show.add_argument("--tier", help="only episodes of this tier (list and summary)")
 
 
 def show_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
-    records = load(Path(args.results), errors)
+    paths = [Path(p) for p in ([args.results] if isinstance(args.results, str) else args.results)]
+    tier, failed = getattr(args, "tier", None), bool(getattr(args, "failed", False))
+    if len(paths) > 1:
+        if args.episode is not None:
+            raise ValueError("--episode shows one episode of one results file: give a single file")
+        files = [(str(path), load(path, errors)) for path in paths]
+        if failed:
+            for name, records in files:
+                show_list(console, records, args.pass_threshold, tier=tier, failed=True, source=name)
+        show_side_by_side(console, files, args.pass_threshold, tier=tier)
+        return 0
+    records = load(paths[0], errors)
     if args.episode is None:
-        show_list(console, records, args.pass_threshold)
+        show_list(console, records, args.pass_threshold, tier=tier, failed=failed)
         return 0
     for record in select_records(records, args.episode):
         show_episode(console, record, full=args.full)
@@ -137,7 +170,12 @@ def load(path: Path, errors: Console) -> list[dict[str, Any]]:
         raise ValueError(f"no results file at {path}")
     records, bad = read_records(path)
     if bad:
-        errors.print(f"warning: skipped {bad} unreadable line(s) in {path}", markup=False)
+        errors.print(
+            f"warning: skipped {bad} unreadable line(s) in {path} (torn or not UTF-8)",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     if not records:
         raise ValueError(f"{path} holds no episode records")
     return records

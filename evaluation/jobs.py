@@ -16,14 +16,17 @@ from typing import Any
 
 import gymnasium as gym
 
-from ..policies.chat import ChatPolicy, InfrastructureError
-from .episode import EpisodeCancelled, play_chat_episode
+from ..policies.chat import ChatPolicy, InfrastructureError, redact_text
+from .episode import EpisodeCancelled, EpisodeFailed, EpisodeRun, play_chat_episode
 from .records import Job, make_record
 
 log = logging.getLogger(__name__)
 
 ChatPolicyFactory = Callable[[gym.Env[str, Any], int], ChatPolicy]
 """Makes the chat policy of one episode (its env, and the episode's seed)."""
+
+TurnReporter = Callable[[Job, EpisodeRun], None]
+"""Hears every turn of every episode in flight (the live view); called from the episode's thread."""
 
 
 @dataclass(frozen=True)
@@ -66,28 +69,47 @@ def play_job(plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: d
 
 
 def play(
-    plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: dict[str, Any], stop: threading.Event
+    plan: EvalPlan,
+    job: Job,
+    make_policy: ChatPolicyFactory,
+    config: dict[str, Any],
+    stop: threading.Event,
+    on_turn: TurnReporter | None = None,
 ) -> dict[str, Any] | None:
     """One episode, retried on a fresh env after infrastructure errors; never raises but for fatal ones.
-    ``None`` when the run stopped under it."""
+    ``None`` when the run stopped under it. The error record of an episode that failed every attempt keeps
+    the last attempt's transcript so far: what the model did before the infrastructure broke."""
     problem = ""
     for attempt in range(1, plan.episode_retries + 2):
-        started = datetime.now(UTC)
+        started, partial = datetime.now(UTC), None
         env = gym.make(plan.env_id, task_ids=[job.task_id], **plan.env_kwargs)
+        report = None if on_turn is None else (lambda run: on_turn(job, run))
         try:
+            policy = make_policy(env, job.seed)
             run = play_chat_episode(
-                env, make_policy(env, job.seed), job.task_id, job.seed, offer_finish=plan.offer_finish, stop=stop
+                env, policy, job.task_id, job.seed, offer_finish=plan.offer_finish, stop=stop, on_turn=report
             )
             return make_record(config, job, run, attempts=attempt, started_at=started)
         except EpisodeCancelled:
             return None
-        except InfrastructureError as error:
-            if error.fatal:
-                raise
-            problem = str(error)
-        except Exception as error:  # a policy bug must not end a run of hours: the record says what broke
-            log.exception("episode %s failed", job.key)
-            problem = f"{type(error).__name__}: {error}"
+        except EpisodeFailed as failed:
+            partial = failed.run
+            problem = _problem(job, failed.__cause__ or failed)
+        except Exception as error:  # the policy could not even be made: the record says why
+            problem = _problem(job, error)
         finally:
             env.close()
-    return make_record(config, job, None, error=problem, attempts=plan.episode_retries + 1, started_at=started)
+    return make_record(
+        config, job, None, error=problem, partial=partial, attempts=plan.episode_retries + 1, started_at=started
+    )
+
+
+def _problem(job: Job, error: BaseException) -> str:
+    """The error text for the record; a fatal infrastructure error (bad key, unknown model) is raised."""
+    if isinstance(error, InfrastructureError):
+        if error.fatal:
+            raise error
+        return str(error)
+    # a policy bug must not end a run of hours: the record says what broke, the log has the traceback
+    log.error("episode %s failed", job.key, exc_info=error)
+    return redact_text(f"{type(error).__name__}: {error}")

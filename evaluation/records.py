@@ -7,7 +7,12 @@ records of one key (an infrastructure error and its successful re-run), and the 
 
 The file is only ever appended to, one ``write`` per line, flushed each time; a line cut off by a crash is
 skipped on reading (and the next write starts on a fresh line), so an interrupted run loses at most the
-episodes that were in flight.
+episodes that were in flight. Lines are decoded one by one, so a line cut inside a multi-byte character, or
+any byte that is not UTF-8, costs that line only, never the file. A lone surrogate (a model's broken
+``\\uDXXX`` escape) is written as its JSON escape, so every record can be written and read back.
+
+No credential reaches the file: every line passes :func:`~officegym.policies.chat.redact` (the key the
+policy registered), and error texts also ``redact_text`` (``Authorization``/``Bearer`` values a server quoted).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
+from ..policies.chat import redact, redact_text
 from .episode import EpisodeRun
 
 SCHEMA = 1
@@ -66,10 +72,12 @@ def make_record(
     run: EpisodeRun | None,
     *,
     error: str | None = None,
+    partial: EpisodeRun | None = None,
     attempts: int = 1,
     started_at: datetime | None = None,
 ) -> dict[str, Any]:
-    """The JSON record of an episode; ``run`` is ``None`` when it failed on infrastructure (``error``)."""
+    """The JSON record of an episode; ``run`` is ``None`` when it failed on infrastructure (``error``), and
+    ``partial`` then holds what happened before the failure (kept, never scored)."""
     record: dict[str, Any] = {
         "schema": SCHEMA,
         "key": job.key,
@@ -78,29 +86,51 @@ def make_record(
         "rollout": job.rollout,
         "seed": job.seed,
         "has_error": run is None,
-        "error": error,
+        "error": None if error is None else redact_text(error),
         "attempts": attempts,
         "started_at": (started_at or datetime.now(UTC)).isoformat(timespec="seconds"),
         "versions": versions(),
     }
     if run is None:
-        return {**record, "tier": None, "reward": None, "grade": {}, "stop_reason": "error", "messages": []}
+        return {**record, **_unscored(partial)}
     return {
         **record,
         "tier": run.tier,
         "reward": run.reward,
         "stop_reason": run.stop_reason,
+        "stop_detail": redact_text(run.stop_detail) if run.stop_detail else None,
         "turns": run.chat.get("assistant_turns", 0),
         "env_steps": run.grade.get("turns"),
         "grade": run.grade,
+        **_activity(run),
+        "timing": {"wall_s": round(run.wall_s, 4), "model_s": round(run.model_s, 4), "env_s": round(run.env_s, 4)},
+        "messages": run.messages,
+        "tool_calls": run.tool_calls,
+    }
+
+
+def _unscored(partial: EpisodeRun | None) -> dict[str, Any]:
+    """The fields of an infrastructure error's record: no reward or grade, the transcript so far if any."""
+    fields: dict[str, Any] = {"tier": None, "reward": None, "grade": {}, "stop_reason": "error", "messages": []}
+    if partial is None:
+        return fields
+    return {
+        **fields,
+        "tier": partial.tier,
+        "turns": partial.chat.get("assistant_turns", 0),
+        **_activity(partial),
+        "messages": partial.messages,
+        "tool_calls": partial.tool_calls,
+    }
+
+
+def _activity(run: EpisodeRun) -> dict[str, Any]:
+    return {
         "chat": run.chat,
         "usage": run.usage,
         "requests": run.requests,
         "retries": run.retries,
         "finish_reasons": dict(run.finish_reasons),
-        "timing": {"wall_s": round(run.wall_s, 4), "model_s": round(run.model_s, 4), "env_s": round(run.env_s, 4)},
-        "messages": run.messages,
-        "tool_calls": run.tool_calls,
     }
 
 
@@ -108,20 +138,25 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
     """The last record of every key, in the order keys first appear, and the number of unreadable lines."""
     latest: dict[str, dict[str, Any]] = {}
     bad = 0
-    with path.open(encoding="utf-8") as handle:
+    with path.open("rb") as handle:
         for line in handle:
             if not line.strip():
                 continue
-            try:
-                record = json.loads(line)
-            except ValueError:
-                bad += 1
-                continue
+            record = _decode(line)
             if isinstance(record, dict) and isinstance(record.get("key"), str):
                 latest[record["key"]] = record
             else:
                 bad += 1
     return list(latest.values()), bad
+
+
+def _decode(line: bytes) -> Any:
+    """One line as JSON, ``None`` when it is not (torn, not UTF-8): decoded line by line, so a bad line
+    costs that line only (``UnicodeDecodeError`` is a ``ValueError``)."""
+    try:
+        return json.loads(line.decode("utf-8"))
+    except ValueError:
+        return None
 
 
 def check_resumable(existing: list[dict[str, Any]], config: dict[str, Any], path: Path) -> None:
@@ -140,12 +175,14 @@ class RecordWriter:
 
     def __init__(self, path: Path, *, restart: bool = False) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: IO[str] = path.open("w" if restart else "a", encoding="utf-8")
+        # backslashreplace: in UTF-8 only lone surrogates cannot be encoded, and json.dumps puts characters
+        # only inside strings, where their \uXXXX escape is valid JSON that reads back as the same string
+        self._handle: IO[str] = path.open("w" if restart else "a", encoding="utf-8", errors="backslashreplace")
         if not restart and path.stat().st_size and not _ends_with_newline(path):
             self._handle.write("\n")  # the last line was cut off: do not glue the next record to it
 
     def write(self, record: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._handle.write(redact(json.dumps(record, ensure_ascii=False, default=str)) + "\n")
         self._handle.flush()
 
     def close(self) -> None:

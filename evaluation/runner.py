@@ -7,7 +7,8 @@ millisecond) so no env is ever shared. Only the main thread writes the file, one
 Resuming is running the same command again: episodes already in the file are skipped, except those that
 failed on infrastructure, which run again (they were never scored). A file written with other settings is
 refused rather than mixed. An infrastructure error is retried ``episode_retries`` times on a fresh env before
-it is recorded as ``has_error``; a fatal one (bad key, unknown model) stops the run.
+it is recorded as ``has_error``; a fatal one (bad key, unknown model) stops the run. Before the first episode,
+``preflight`` (the policy's check that its endpoint answers) ends a run that could not reach its model at once.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from typing import Any
 import gymnasium as gym
 from rich.console import Console
 
-from .jobs import ChatPolicyFactory, EvalPlan, play
+from ..policies.chat import redact
+from .episode import EpisodeRun
+from .jobs import ChatPolicyFactory, EvalPlan, TurnReporter, play
 from .live import LiveView
 from .records import Job, RecordWriter, check_resumable, episode_seed, read_records
 from .summary import summarize
@@ -69,40 +72,65 @@ def summary_path(path: Path) -> Path:
     return path.with_name(path.stem + ".summary.json")
 
 
-def run_eval(plan: EvalPlan, make_policy: ChatPolicyFactory, console: Console, *, live: bool = True) -> EvalOutcome:
-    """Run the plan's missing episodes, append their records, write and return the summary."""
+def run_eval(
+    plan: EvalPlan,
+    make_policy: ChatPolicyFactory,
+    console: Console,
+    *,
+    live: bool = True,
+    preflight: Callable[[], None] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> EvalOutcome:
+    """Run the plan's missing episodes, append their records, write and return the summary. ``preflight`` runs
+    once before the first episode (not when nothing is left to run); ``warn`` hears about unreadable lines."""
     _check_plan(plan)
     config = plan.config()
-    existing, bad = read_records(plan.output) if plan.output.exists() and not plan.restart else ([], 0)
-    check_resumable(existing, config, plan.output)
-    done = {r["key"] for r in existing if not r.get("has_error")}
-    jobs = [Job(t, r, episode_seed(plan.base_seed, t, r)) for t in plan.task_ids for r in range(plan.rollouts)]
-    pending = [job for job in jobs if job.key not in done]
+    jobs, pending = _jobs(plan, config, warn)
+    if pending and preflight is not None:
+        preflight()
     title = f"{plan.env_id} · {config['model'] or config['policy']}"
-    writer = RecordWriter(plan.output, restart=plan.restart)
-    try:
-        with LiveView(console, title, len(pending), threshold=plan.pass_threshold, enabled=live) as view:
-
-            def keep(record: dict[str, Any]) -> None:
-                writer.write(record)
-                view.add(record)
-
-            _run_jobs(plan, pending, make_policy, config, keep)
-    finally:
-        writer.close()
+    view = LiveView(console, title, len(pending), threshold=plan.pass_threshold, enabled=live)
+    _run_pending(plan, pending, make_policy, config, view)
     records, bad = read_records(plan.output)
     summary = summarize(records, plan.pass_threshold)
     path = summary_path(plan.output)
-    path.write_text(
-        json.dumps(
-            {"results": str(plan.output), "config": config, "summary": summary, "tools": _tools(plan)},
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    document = {"results": str(plan.output), "config": config, "summary": summary, "tools": _tools(plan)}
+    path.write_text(redact(json.dumps(document, indent=2, ensure_ascii=False)) + "\n", encoding="utf-8")
     return EvalOutcome(plan.output, path, summary, len(pending), len(jobs) - len(pending), bad)
+
+
+def _jobs(plan: EvalPlan, config: dict[str, Any], warn: Callable[[str], None] | None) -> tuple[list[Job], list[Job]]:
+    """Every job of the plan, and those the results file does not hold yet (or holds as errors). A line that
+    cannot be read (cut by a crash, not UTF-8) is skipped with a warning: its episode simply runs again."""
+    existing, bad = read_records(plan.output) if plan.output.exists() and not plan.restart else ([], 0)
+    if bad and warn is not None:
+        warn(
+            f"warning: skipped {bad} unreadable line(s) in {plan.output} (torn or not UTF-8); those episodes run again"
+        )
+    check_resumable(existing, config, plan.output)
+    done = {r["key"] for r in existing if not r.get("has_error")}
+    jobs = [Job(t, r, episode_seed(plan.base_seed, t, r)) for t in plan.task_ids for r in range(plan.rollouts)]
+    return jobs, [job for job in jobs if job.key not in done]
+
+
+def _run_pending(
+    plan: EvalPlan, pending: list[Job], make_policy: ChatPolicyFactory, config: dict[str, Any], view: LiveView
+) -> None:
+    """Play the pending jobs into the results file, the live view hearing every turn and every record."""
+    writer = RecordWriter(plan.output, restart=plan.restart)
+
+    def keep(record: dict[str, Any]) -> None:
+        writer.write(record)
+        view.add(record)
+
+    def turn(job: Job, run: EpisodeRun) -> None:
+        view.turn(job.key, run)
+
+    try:
+        with view:
+            _run_jobs(plan, pending, make_policy, config, keep, turn)
+    finally:
+        writer.close()
 
 
 def _check_plan(plan: EvalPlan) -> None:
@@ -122,9 +150,11 @@ def _run_jobs(
     make_policy: ChatPolicyFactory,
     config: dict[str, Any],
     on_record: Callable[[dict[str, Any]], None],
+    on_turn: TurnReporter | None = None,
 ) -> None:
     """Run the jobs ``plan.concurrency`` at a time. On a fatal error or Ctrl-C the episodes not started are
-    dropped and those in flight stop at their next turn (they are run again on resume)."""
+    dropped and those in flight stop at their next turn (they are run again on resume). Ray workers play
+    whole episodes in other processes, so only the local backend reports turns as they happen."""
     if plan.backend == "ray":
         from .ray_backend import run_jobs_on_ray
 
@@ -135,7 +165,7 @@ def _run_jobs(
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=plan.concurrency, thread_name_prefix="officegym-eval")
     futures: list[Future[dict[str, Any] | None]] = [
-        pool.submit(play, plan, job, make_policy, config, stop) for job in jobs
+        pool.submit(play, plan, job, make_policy, config, stop, on_turn) for job in jobs
     ]
     try:
         for future in as_completed(futures):

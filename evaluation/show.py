@@ -1,14 +1,19 @@
 """``officegym show``: stored episodes in the terminal, as a list or one transcript at a time.
 
 The list gives one row per episode (reward, why it stopped, turns, parse errors, tokens, infrastructure
-errors) and the run summary; ``--episode K`` draws the transcript as the model lived it: the system prompt
-(clipped unless ``full``), the work order, each assistant turn with its reasoning, prose and tool calls, each
-tool result (errors in red), and the grade with every diagnostic.
+errors) and the run summary; ``--tier`` narrows both to one tier, ``--failed`` the list to the episodes that
+did not pass (infrastructure errors included). Rows keep their number in the file, which is what
+``--episode K`` takes: it draws the transcript as the model lived it: the system prompt (clipped unless
+``full``), the work order, each assistant turn with its reasoning, prose and tool calls, each tool result
+(errors in red), and the grade with every diagnostic; an infrastructure error shows its transcript so far.
+Several files give one summary row each, side by side. Error texts are shown through ``redact_text``, so a
+file written before secrets were redacted does not print a key quoted in an error.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group
@@ -17,7 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..envs.core.rendering import print_grade
-from .summary import summarize, summary_table
+from ..policies.chat import redact_text
+from .summary import comparison_table, summarize, summary_table
 
 CLIP = 1500
 SYSTEM_CLIP = 400
@@ -43,12 +49,28 @@ def select_records(records: list[dict[str, Any]], episode: str | None) -> list[d
     raise ValueError(f"no episode {episode!r} in the file; give an index, a key ({keys}, ...) or a task id")
 
 
-def episode_list(records: list[dict[str, Any]]) -> Table:
-    table = Table(title="episodes")
+def filter_records(
+    records: list[dict[str, Any]], *, tier: str | None = None, failed: bool = False, threshold: float = 1.0
+) -> list[tuple[int, dict[str, Any]]]:
+    """The records of ``tier`` (all if ``None``), only those that did not pass if ``failed``, each with its
+    number in the file (what ``--episode`` takes)."""
+    return [
+        (index, record)
+        for index, record in enumerate(records)
+        if (tier is None or record.get("tier") == tier) and not (failed and _passed(record, threshold))
+    ]
+
+
+def _passed(record: dict[str, Any], threshold: float) -> bool:
+    return not record.get("has_error") and float(record.get("reward") or 0.0) >= threshold
+
+
+def episode_list(rows: list[tuple[int, dict[str, Any]]], title: str = "episodes") -> Table:
+    table = Table(title=title)
     numbers = ("#", "reward", "turns", "parse errors", "tokens")
     for column in ("#", "key", "tier", "reward", "stop", "turns", "parse errors", "tokens", "error"):
         table.add_column(column, justify="right" if column in numbers else "left", no_wrap=column in ("key", "stop"))
-    for index, record in enumerate(records):
+    for index, record in rows:
         usage = record.get("usage") or {}
         tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
         reward = record.get("reward")
@@ -61,27 +83,56 @@ def episode_list(records: list[dict[str, Any]]) -> Table:
             str(record.get("turns", "-")),
             str((record.get("chat") or {}).get("parse_errors", "-")),
             f"{tokens:,}",
-            (record.get("error") or "")[:60],
+            redact_text(record.get("error") or "")[:60],
         )
     return table
 
 
-def show_list(console: Console, records: list[dict[str, Any]], threshold: float = 1.0) -> None:
-    console.print(episode_list(records))
-    console.print(summary_table(summarize(records, threshold), "summary"))
+def show_list(
+    console: Console,
+    records: list[dict[str, Any]],
+    threshold: float = 1.0,
+    *,
+    tier: str | None = None,
+    failed: bool = False,
+    source: str | None = None,
+) -> None:
+    """The episodes (of ``tier``; only those that did not pass if ``failed``), then the summary of ``tier``;
+    with ``source`` (one of several files) the list alone, titled with it."""
+    rows = filter_records(records, tier=tier, failed=failed, threshold=threshold)
+    scope = " · ".join(part for part in (tier, source) if part)
+    title = "episodes that did not pass" if failed else "episodes"
+    console.print(episode_list(rows, f"{title} ({scope})" if scope else title))
+    if source is None:
+        chosen = [record for _, record in filter_records(records, tier=tier)]
+        console.print(summary_table(summarize(chosen, threshold), f"summary ({tier})" if tier else "summary"))
+
+
+def show_side_by_side(
+    console: Console, files: list[tuple[str, list[dict[str, Any]]]], threshold: float = 1.0, *, tier: str | None = None
+) -> None:
+    """One summary row per results file (of ``tier`` if given), named by file name when those differ."""
+    names = [Path(name).name for name, _ in files]
+    if len(set(names)) < len(names):
+        names = [name for name, _ in files]
+    summaries = [
+        (name, summarize([r for _, r in filter_records(records, tier=tier)], threshold))
+        for name, (_, records) in zip(names, files, strict=True)
+    ]
+    console.print(comparison_table(summaries, f"side by side ({tier})" if tier else "side by side"))
 
 
 def show_episode(console: Console, record: dict[str, Any], *, full: bool = False) -> None:
-    """One stored episode, message by message, then its grade."""
+    """One stored episode, message by message, then its grade; an infrastructure error, then what the model
+    did before it (never scored)."""
     console.print(_header(record))
     if record.get("has_error"):
-        console.print(
-            Panel(Text(str(record.get("error"))), title="infrastructure error (not scored)", border_style="red")
-        )
-        return
+        error = redact_text(str(record.get("error")))
+        console.print(Panel(Text(error), title="infrastructure error (not scored)", border_style="red"))
     for message in record.get("messages", []):
         console.print(_message_panel(message, full))
-    print_grade(console, record.get("grade", {}))
+    if not record.get("has_error"):
+        print_grade(console, record.get("grade", {}))
 
 
 def _header(record: dict[str, Any]) -> Panel:
@@ -92,6 +143,7 @@ def _header(record: dict[str, Any]) -> Panel:
         f"{record.get('rollout')} · seed {record.get('seed')}",
         f"policy {record.get('policy')} · model {record.get('model')} · stop {record.get('stop_reason')} · "
         f"reward {record.get('reward')}",
+        *([f"stopped by: {redact_text(str(record['stop_detail']))}"] if record.get("stop_detail") else []),
         f"tokens in {usage.get('prompt_tokens', 0):,} / out {usage.get('completion_tokens', 0):,} · "
         f"{timing.get('wall_s', '-')} s",
     ]

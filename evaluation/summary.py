@@ -6,17 +6,30 @@ with c passes, ``1 - C(n-c, k)/C(n, k)`` and ``C(c, k)/C(n, k)``, averaged over 
 k rollouts. An episode passes when its reward reaches ``threshold`` (1.0 by default: InvoiceApproval grades
 pass/fail, VendorReview gives partial credit). Episodes with infrastructure errors are counted apart and
 never scored.
+
+**Error bars**, so that two runs on the same tasks can be compared. The sampled unit is the task (the
+rollouts of one task are correlated: a model that fails a task tends to fail it every time), so:
+
+- ``mean_reward_se``: the cluster-robust standard error of the mean reward over episodes, clusters = tasks
+  (Miller 2024, "Adding Error Bars to Evals"), ``sqrt(T/(T-1) * sum_t (sum_i (x_ti - mean))**2) / n`` for n
+  episodes in T tasks; with one rollout per task it is the plain ``s / sqrt(n)``.
+- ``pass_at_k_se``: the standard error of the mean of the per-task estimates, ``s / sqrt(T)``.
+- ``*_ci95``: the normal-approximation 95 % interval ``mean ± 1.96 SE``, clipped to [0, 1]; ``None`` with
+  fewer than two tasks. It is deterministic (no bootstrap). It is too narrow with few tasks and has zero width
+  when every task scores alike (all 0 or all 1); for two models on the same tasks, a paired comparison of
+  per-task scores is sharper than overlapping intervals.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from math import comb
+from math import comb, sqrt
 from typing import Any
 
 from rich.table import Table
 
 TIER_ORDER = ("single", "easy", "batch", "medium", "long", "hard")
+Z95 = 1.959964
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -56,23 +69,65 @@ def summarize(records: list[dict[str, Any]], threshold: float = 1.0) -> dict[str
 
 
 def _scores(records: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
-    per_task: dict[str, list[bool]] = defaultdict(list)
+    rewards: dict[str, list[float]] = defaultdict(list)
     for record in records:
-        per_task[record["task_id"]].append(float(record["reward"]) >= threshold)
-    k_max = max((len(v) for v in per_task.values()), default=0)
+        rewards[record["task_id"]].append(float(record["reward"]))
+    passes = {task: [r >= threshold for r in values] for task, values in rewards.items()}
+    k_max = max((len(v) for v in passes.values()), default=0)
     at_k: dict[str, float] = {}
     hat_k: dict[str, float] = {}
+    at_k_se: dict[str, float | None] = {}
+    at_k_ci: dict[str, list[float] | None] = {}
     for k in range(1, k_max + 1):
-        eligible = [(len(v), sum(v)) for v in per_task.values() if len(v) >= k]
-        at_k[str(k)] = sum(pass_at_k(n, c, k) for n, c in eligible) / len(eligible)
+        eligible = [(len(v), sum(v)) for v in passes.values() if len(v) >= k]
+        estimates = [pass_at_k(n, c, k) for n, c in eligible]
+        at_k[str(k)] = sum(estimates) / len(estimates)
         hat_k[str(k)] = sum(pass_hat_k(n, c, k) for n, c in eligible) / len(eligible)
-    rewards = [float(r["reward"]) for r in records]
+        at_k_se[str(k)] = mean_se(estimates)
+        at_k_ci[str(k)] = ci95(at_k[str(k)], at_k_se[str(k)])
+    mean = _mean([x for values in rewards.values() for x in values])
+    se = clustered_se(list(rewards.values()))
     return {
         "episodes": len(records),
-        "mean_reward": sum(rewards) / len(rewards) if rewards else None,
+        "mean_reward": mean,
+        "mean_reward_se": se,
+        "mean_reward_ci95": ci95(mean, se),
         "pass_at_k": at_k,
+        "pass_at_k_se": at_k_se,
+        "pass_at_k_ci95": at_k_ci,
         "pass_hat_k": hat_k,
     }
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def mean_se(values: list[float]) -> float | None:
+    """The standard error of the mean of ``values`` (sample standard deviation over ``sqrt(n)``)."""
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    variance = sum((x - mean) ** 2 for x in values) / (len(values) - 1)
+    return sqrt(variance / len(values))
+
+
+def clustered_se(clusters: list[list[float]]) -> float | None:
+    """The cluster-robust standard error of the mean of all values, one cluster per task (see the module
+    docstring); ``None`` with fewer than two clusters."""
+    n, t = sum(len(c) for c in clusters), len(clusters)
+    if t < 2:
+        return None
+    mean = sum(sum(c) for c in clusters) / n
+    spread = sum(sum(x - mean for x in c) ** 2 for c in clusters)
+    return sqrt(t / (t - 1) * spread) / n
+
+
+def ci95(mean: float | None, se: float | None) -> list[float] | None:
+    """The normal-approximation 95 % interval ``mean ± 1.96 se``, clipped to the reward range [0, 1]."""
+    if mean is None or se is None:
+        return None
+    return [max(0.0, mean - Z95 * se), min(1.0, mean + Z95 * se)]
 
 
 def tier_rank(tier: str) -> tuple[int, str]:
@@ -80,22 +135,58 @@ def tier_rank(tier: str) -> tuple[int, str]:
 
 
 def summary_table(summary: dict[str, Any], title: str) -> Table:
-    """Per tier and overall: episodes, mean reward, pass@1, pass@k and pass^k at the largest k."""
-    k = max((int(x) for x in summary.get("pass_at_k", {})), default=1)
+    """Per tier and overall: episodes, mean reward and pass@1 with their 95 % intervals, pass@k and pass^k at
+    the largest k."""
+    k = _largest_k(summary)
     table = Table(title=title)
-    columns = ["tier", "episodes", "mean reward", "pass@1"] + ([f"pass@{k}", f"pass^{k}"] if k > 1 else [])
-    for column in columns:
+    columns = ["tier", "episodes", "mean reward", "95% CI", "pass@1", "95% CI"]
+    for column in columns + ([f"pass@{k}", f"pass^{k}"] if k > 1 else []):
         table.add_column(column, justify="left" if column == "tier" else "right")
     for name, scores in [*summary.get("tiers", {}).items(), ("all", summary)]:
-        table.add_row(name or "-", *_cells(scores, k), style="bold" if name == "all" else None)
+        cells = _cells(scores)
+        if k > 1:
+            cells += [_fmt(scores["pass_at_k"].get(str(k))), _fmt(scores["pass_hat_k"].get(str(k)))]
+        table.add_row(name or "-", *cells, style="bold" if name == "all" else None)
     return table
 
 
-def _cells(scores: dict[str, Any], k: int) -> list[str]:
-    def fmt(value: Any) -> str:
-        return "-" if value is None else f"{value:.3f}"
+def comparison_table(summaries: list[tuple[str, dict[str, Any]]], title: str = "side by side") -> Table:
+    """One row per results file: episodes, mean reward and pass@1 with their 95 % intervals, pass@k and pass^k
+    at the largest k that every file has (the same k for all, or the rows would not compare), errors, tokens.
+    For comparing models (or settings) on the same tasks."""
+    k = min((_largest_k(summary) for _, summary in summaries), default=1)
+    table = Table(title=title)
+    columns = ["results", "episodes", "mean reward", "95% CI", "pass@1", "95% CI"]
+    for column in columns + ([f"pass@{k}", f"pass^{k}"] if k > 1 else []) + ["errors", "tokens"]:
+        table.add_column(column, justify="left" if column == "results" else "right")
+    for name, summary in summaries:
+        usage = summary.get("usage") or {}
+        tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+        cells = _cells(summary)
+        if k > 1:
+            cells += [_fmt(summary["pass_at_k"].get(str(k))), _fmt(summary["pass_hat_k"].get(str(k)))]
+        table.add_row(name, *cells, str(summary.get("errors", 0)), f"{tokens:,}")
+    return table
 
-    cells = [str(scores.get("episodes", 0)), fmt(scores.get("mean_reward")), fmt(scores["pass_at_k"].get("1"))]
-    if k > 1:
-        cells += [fmt(scores["pass_at_k"].get(str(k))), fmt(scores["pass_hat_k"].get(str(k)))]
-    return cells
+
+def _largest_k(summary: dict[str, Any]) -> int:
+    return max((int(x) for x in summary.get("pass_at_k", {})), default=1)
+
+
+def _cells(scores: dict[str, Any]) -> list[str]:
+    """Episodes, mean reward, its interval, pass@1, its interval."""
+    return [
+        str(scores.get("episodes", 0)),
+        _fmt(scores.get("mean_reward")),
+        _interval(scores.get("mean_reward_ci95")),
+        _fmt(scores["pass_at_k"].get("1")),
+        _interval((scores.get("pass_at_k_ci95") or {}).get("1")),
+    ]
+
+
+def _fmt(value: Any) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _interval(value: Any) -> str:
+    return "-" if not value else f"{value[0]:.3f}-{value[1]:.3f}"

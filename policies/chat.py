@@ -6,14 +6,20 @@ messages; the scripted policies (oracle, random, solver, ...) act on observation
 turning each action into an assistant message with one tool call.
 
 A policy signals trouble by raising: :class:`InfrastructureError` when the serving side failed (the episode is
-not the model's fault, so it is recorded as ``has_error`` and run again, never scored) and
-:class:`ContextLengthExceeded` when the conversation no longer fits the model (the episode ends and is scored
-as it stands, as any agent that runs out of room would be).
+not the model's fault, so it is recorded as ``has_error`` and run again, never scored), and two exceptions
+that end the episode where it stands and score it, as any agent that cannot go on would be:
+:class:`ContextLengthExceeded` when the conversation no longer fits the model, :class:`ModelOutputRejected`
+when the server refuses the transcript because of what the model wrote in it.
+
+Credentials never reach a file or the terminal: a policy registers its key with :func:`register_secret`, and
+everything recorded or printed passes :func:`redact` (error texts also :func:`redact_text`, which removes
+``Authorization`` and ``Bearer`` values that a server's error message may quote back).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,6 +40,52 @@ class InfrastructureError(Exception):
 
 class ContextLengthExceeded(Exception):
     """The transcript no longer fits the model's context window."""
+
+
+class ModelOutputRejected(Exception):
+    """The server refused the request because of the model's own earlier output (HTTP 400/422 once the
+    transcript holds an assistant turn: a call or an id the server cannot read back). Retrying sends the
+    same transcript, so the episode ends there as the model's failure (stop reason ``rejected_output``)."""
+
+
+# --------------------------------------------------------------------------- secrets
+REDACTED = "[REDACTED]"
+MIN_SECRET_LENGTH = 8
+_secrets: frozenset[str] = frozenset()
+_TOKEN = r"(?!\[REDACTED\]|(?:bearer|basic|token)\s)[^\s\"',;:={}\[\]]+"  # a value, not a scheme or redacted
+_SEPARATOR = r"""(["']?\s*[:=]\s*["']?)"""
+_HEADER = re.compile(
+    r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key)"
+    + _SEPARATOR
+    + r"((?:bearer|basic|token)\s+)?"
+    + _TOKEN
+)
+_BEARER = re.compile(r"(?i)\b(bearer\s+)" + _TOKEN)
+
+
+def register_secret(value: str) -> None:
+    """Remember a credential so that :func:`redact` removes it wherever it turns up. Values shorter than
+    ``MIN_SECRET_LENGTH`` (placeholders such as ``EMPTY``) are not secrets, and replacing them would shred
+    ordinary text. The set is replaced, never changed in place, so threads read it without a lock."""
+    global _secrets
+    if len(value) >= MIN_SECRET_LENGTH:
+        _secrets = _secrets | {value, json.dumps(value, ensure_ascii=False)[1:-1]}
+
+
+def redact(text: str) -> str:
+    """``text`` without any registered secret (also in its JSON-escaped form, so a serialized line can be
+    redacted as a whole). A plain substring test first: nearly every text holds none."""
+    for secret in _secrets:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def redact_text(text: str) -> str:
+    """An error text without secrets and without the values of ``Authorization``/``Bearer``/API-key headers
+    that a server or proxy quoted back. Only for error texts: a transcript may say "authorization" in prose."""
+    text = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3) or ''}{REDACTED}", text)
+    return redact(_BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text))
 
 
 @dataclass(frozen=True)

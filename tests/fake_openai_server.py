@@ -7,7 +7,13 @@ threads, answers at most ``max_requests`` requests and shuts itself down after `
 A script is chosen by the conversation's opening user message (each task's work order is unique) and picked
 up at the number of assistant turns already in the request, so the server keeps no conversation state and
 any number of conversations can run at once. Canned answers (``fail_next``) come first: 429, 500, slow
-replies, ...
+replies, ...; a canned answer with ``at_turn`` waits for a request at that turn.
+
+Like vLLM, it re-parses the arguments of every tool call replayed in a request and answers HTTP 400 when one
+is not valid JSON (``strict_arguments``). ``GET /v1/models`` answers the harness's preflight (those requests
+are kept in ``probes``, apart from the model requests in ``seen``; ``models_status`` 403 plays a key without
+the scope to list models, 404 a server without the route). With ``echo_headers`` every error body
+quotes the request's headers, Authorization included, as careless servers and proxies do.
 """
 
 from __future__ import annotations
@@ -41,10 +47,11 @@ class Canned:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     answer: bool = False  # after the delay, answer from the script instead of ``body``
+    at_turn: int | None = None  # only for a request at this turn (assistant messages in it); None: the next one
 
 
-def error(status: int, message: str, headers: dict[str, str] | None = None) -> Canned:
-    return Canned(status, {"error": {"message": message, "type": "test", "code": None}}, headers or {})
+def error(status: int, message: str, headers: dict[str, str] | None = None, *, at_turn: int | None = None) -> Canned:
+    return Canned(status, {"error": {"message": message, "type": "test", "code": None}}, headers or {}, at_turn=at_turn)
 
 
 def slow(delay: float) -> Canned:
@@ -56,6 +63,7 @@ class Seen:
     path: str
     body: dict[str, Any]
     authorization: str
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class ScriptBook:
@@ -89,13 +97,20 @@ class FakeOpenAIServer:
         lifetime: float = 120.0,
         max_requests: int = 20_000,
         refuse_chat_tools: bool = False,
+        strict_arguments: bool = True,
+        echo_headers: bool = False,
+        models_status: int = 200,
     ) -> None:
         self.book = book or ScriptBook({})
         self.api_key = api_key
         self.lifetime = lifetime
         self.max_requests = max_requests
         self.refuse_chat_tools = refuse_chat_tools
+        self.strict_arguments = strict_arguments
+        self.echo_headers = echo_headers
+        self.models_status = models_status
         self.seen: list[Seen] = []
+        self.probes: list[Seen] = []
         self._canned: deque[Canned] = deque()
         self._lock = threading.Lock()
         self._httpd: _QuietServer | None = None
@@ -135,26 +150,54 @@ class FakeOpenAIServer:
         return [s.path for s in self.seen]
 
     # ----------------------------------------------------------------- answering
-    def handle(self, path: str, body: dict[str, Any], authorization: str) -> Canned:
+    def handle(self, method: str, path: str, body: dict[str, Any], headers: dict[str, str]) -> Canned:
+        answer = self._answer(method, path, body, headers)
+        problem = answer.body.get("error")
+        if self.echo_headers and isinstance(problem, dict):
+            problem["message"] = f"{problem.get('message')} (request headers: {json.dumps(headers)})"
+        return answer
+
+    def _answer(self, method: str, path: str, body: dict[str, Any], headers: dict[str, str]) -> Canned:
+        authorization = next((v for k, v in headers.items() if k.lower() == "authorization"), "")
+        seen = Seen(path, body, authorization, headers)
         with self._lock:
-            self.seen.append(Seen(path, body, authorization))
-            over_budget = len(self.seen) > self.max_requests
-            canned = self._canned.popleft() if self._canned else None
+            (self.seen if method == "POST" else self.probes).append(seen)
+            over_budget = len(self.seen) + len(self.probes) > self.max_requests
+            canned = self._next_canned(path, body) if method == "POST" else None
         if over_budget:
             return error(503, "the test server's request budget is spent")
         if canned is not None:
             time.sleep(min(canned.delay, MAX_DELAY))
             if not canned.answer:
-                return canned
-        if self.api_key is not None and authorization != f"Bearer {self.api_key}":
+                return Canned(canned.status, json.loads(json.dumps(canned.body)), canned.headers)
+        if self.api_key is not None and seen.authorization != f"Bearer {self.api_key}":
             return error(401, "Incorrect API key provided.")
-        if path.endswith("/chat/completions"):
+        return self._route(method, path, body)
+
+    def _next_canned(self, path: str, body: dict[str, Any]) -> Canned | None:
+        """The first canned answer, unless it waits for another turn (called under the lock)."""
+        if not self._canned:
+            return None
+        wanted = self._canned[0].at_turn
+        if wanted is not None and wanted != _turn(path, body):
+            return None
+        return self._canned.popleft()
+
+    def _route(self, method: str, path: str, body: dict[str, Any]) -> Canned:
+        if (method, path) == ("GET", "/v1/models"):
+            if self.models_status != 200:
+                return error(self.models_status, "listing models is not allowed here")
+            return Canned(200, {"object": "list", "data": [{"id": "fake-model", "object": "model", "created": 0}]})
+        if method == "POST" and path in ("/v1/chat/completions", "/v1/responses"):
+            problem = _replayed_arguments_problem(body) if self.strict_arguments else None
+            if problem is not None:
+                return error(400, problem)
+            if path == "/v1/responses":
+                return Canned(200, self._response(body))
             if self.refuse_chat_tools and body.get("tools"):
                 return error(400, REFUSAL)
             return Canned(200, self._completion(body))
-        if path.endswith("/responses"):
-            return Canned(200, self._response(body))
-        return error(404, f"no route {path}")
+        return error(404, f"no route {method} {path}")
 
     def _completion(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages", [])
@@ -201,13 +244,19 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall
         timeout = 10  # an idle keep-alive connection is closed after this many seconds
 
+        def do_GET(self) -> None:
+            self._answer("GET", {})
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             try:
                 body = json.loads(self.rfile.read(length) or b"{}")
             except ValueError:
                 body = {}
-            answer = server.handle(self.path, body, self.headers.get("Authorization", ""))
+            self._answer("POST", body if isinstance(body, dict) else {})
+
+        def _answer(self, method: str, body: dict[str, Any]) -> None:
+            answer = server.handle(method, self.path, body, dict(self.headers.items()))
             payload = json.dumps(answer.body).encode()
             self.send_response(answer.status)
             self.send_header("Content-Type", "application/json")
@@ -221,6 +270,28 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             """Quiet: tests read ``server.seen`` instead."""
 
     return Handler
+
+
+def _turn(path: str, body: dict[str, Any]) -> int:
+    """The number of assistant turns already in a request."""
+    if path.endswith("/responses"):
+        return _responses_turns(body.get("input", []))
+    return sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
+
+
+def _replayed_arguments_problem(body: dict[str, Any]) -> str | None:
+    """What vLLM says when a replayed tool call's arguments are not JSON (it ``json.loads`` each of them)."""
+    chat_calls = [
+        c for m in body.get("messages", []) if m.get("role") == "assistant" for c in m.get("tool_calls") or []
+    ]
+    arguments: list[Any] = [(c.get("function") or {}).get("arguments") for c in chat_calls]
+    arguments += [i.get("arguments") for i in body.get("input", []) if i.get("type") == "function_call"]
+    for text in arguments:
+        try:
+            json.loads(text)
+        except (TypeError, ValueError) as problem:
+            return f"1 validation error: tool call arguments are not valid JSON: {problem}"
+    return None
 
 
 def _usage(prompt: Any, message: Message) -> dict[str, int]:

@@ -17,6 +17,11 @@ call) and answers with an ``Error: ...`` observation that shows the expected for
 an id, so its error is its ``tool`` message; a message whose written calls cannot be read has no id to answer,
 and a ``tool`` message without one is refused by chat servers, so that error comes back as a ``user``
 message and nothing in the broken message runs.
+
+The transcript is always valid to send back. A broken native call's arguments are recorded as the JSON object
+``{"_unparsed_arguments": "<what the model sent>"}``: servers that re-parse replayed arguments (vLLM answers
+HTTP 400 to arguments that are not JSON, to every later request of the episode) accept it, the raw text stays
+in the transcript, and ``step`` unwraps it again, so a stored transcript replays to the same error.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from .parsing import FORMAT_HINT, NATIVE, CallError, ParsedCall, ParsedMessage, 
 
 FINISH_ACTION: dict[str, Any] = {"name": FINISH, "arguments": {}}
 UNPARSED_KEY = "unparsed_output"
+UNPARSED_ARGUMENTS = "_unparsed_arguments"
+_WRAPPED_PREFIX = json.dumps({UNPARSED_ARGUMENTS: ""})[:-3]  # '{"_unparsed_arguments": ' as json.dumps writes it
 STEP_SEPARATOR = "\n\n"
 
 StepResult = tuple[str, SupportsFloat, bool, bool, dict[str, Any]]
@@ -112,7 +119,7 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
             return self.env.step(FINISH_ACTION)  # the env answers that the episode is over
         self.turn += 1
         start = len(self.messages)
-        message = assistant_message(action)
+        message = _unwrap_unparsed(assistant_message(action))
         parsed = parse_assistant_message(message) if message is not None else _unreadable(action)
         self.stats.count(parsed)
         if not parsed.items:
@@ -275,18 +282,47 @@ def _unreadable(action: Any) -> ParsedMessage:
 
 
 def _tool_call_entry(call_id: str, item: ParsedCall | CallError, native: Any) -> dict[str, Any]:
-    """One ``tool_calls`` entry in OpenAI format; a broken native call keeps what the model sent."""
+    """One ``tool_calls`` entry in OpenAI format. A broken native call keeps what the model sent, wrapped in a
+    JSON object (see the module docstring): the raw text for the record, valid JSON for the server."""
     if isinstance(item, ParsedCall):
         arguments = item.raw_arguments or json.dumps(item.arguments, ensure_ascii=False)
         return {"id": call_id, "type": "function", "function": {"name": item.name, "arguments": arguments}}
     function = native.get("function") if isinstance(native, Mapping) else None
     name = function.get("name") if isinstance(function, Mapping) else None
     raw = function.get("arguments") if isinstance(function, Mapping) else item.raw
+    text = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False, default=repr)
     return {
         "id": call_id,
         "type": "function",
         "function": {
             "name": name if isinstance(name, str) else "",
-            "arguments": raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False, default=repr),
+            "arguments": json.dumps({UNPARSED_ARGUMENTS: text}, ensure_ascii=False),
         },
     }
+
+
+def _unwrap_unparsed(message: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The message with every wrapped broken call's arguments back as the raw text the model sent, so a
+    recorded transcript steps to the same errors as the original reply. Other messages pass untouched."""
+    calls = message.get("tool_calls") if message is not None else None
+    if message is None or not isinstance(calls, list):
+        return message
+    unwrapped = [_unwrapped_call(call) for call in calls]
+    if all(new is old for new, old in zip(unwrapped, calls, strict=True)):
+        return message
+    return {**message, "tool_calls": unwrapped}
+
+
+def _unwrapped_call(call: Any) -> Any:
+    function = call.get("function") if isinstance(call, Mapping) else None
+    if not isinstance(function, Mapping):
+        return call
+    arguments = function.get("arguments")
+    if not isinstance(arguments, str) or not arguments.startswith(_WRAPPED_PREFIX):
+        return call  # the cheap test first: this runs on every native call
+    try:
+        decoded = json.loads(arguments)
+    except ValueError:
+        return call
+    raw = decoded.get(UNPARSED_ARGUMENTS) if isinstance(decoded, dict) and len(decoded) == 1 else None
+    return {**call, "function": {**function, "arguments": raw}} if isinstance(raw, str) else call

@@ -22,73 +22,7 @@ from officegym.policies.chat import Reply, ScriptedChatPolicy
 from officegym.policies.registry import make_policy
 
 from ..fake_openai_server import MALFORMED, FakeOpenAIServer, error, malformed_book, oracle_book
-
-INVOICE = "officegym/InvoiceApproval-v0"
-VENDOR = "officegym/VendorReview-v0"
-TASKS = {INVOICE: ["single-1", "batch-1", "hard-2"], VENDOR: ["vr-easy-01", "vr-medium-01", "vr-hard-01"]}
-KEY_VAR = "OFFICEGYM_EVAL_TEST_KEY"
-SECRET = "sk-eval-test-secret-4242"
-RECORD_FIELDS = {
-    "env_id",
-    "env_kwargs",
-    "task_id",
-    "tier",
-    "rollout",
-    "seed",
-    "policy",
-    "model",
-    "sampling",
-    "endpoint",
-    "has_error",
-    "reward",
-    "grade",
-    "stop_reason",
-    "turns",
-    "env_steps",
-    "chat",
-    "usage",
-    "requests",
-    "retries",
-    "timing",
-    "versions",
-    "messages",
-    "tool_calls",
-    "started_at",
-    "attempts",
-}
-
-
-def evaluate(server: FakeOpenAIServer, env_id: str, out: Path, *extra: str, tasks: list[str] | None = None) -> int:
-    argv = [
-        "eval",
-        env_id,
-        "-m",
-        "fake-model",
-        "-b",
-        server.base_url,
-        "-k",
-        KEY_VAR,
-        "--backoff",
-        "0",
-        "--task-ids",
-        ",".join(tasks or TASKS[env_id]),
-        "-o",
-        str(out),
-        "-q",
-        *extra,
-    ]
-    code: int = main(argv)
-    return code
-
-
-def records(path: Path) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = read_records(path)[0]
-    return found
-
-
-def only_file(out: Path, suffix: str = ".jsonl") -> Path:
-    (path,) = out.glob(f"*{suffix}")
-    return path
+from .helpers import INVOICE, KEY_VAR, RECORD_FIELDS, SECRET, TASKS, VENDOR, evaluate, flat, only_file, records
 
 
 # --------------------------------------------------------------------------- the full path, both domains
@@ -202,15 +136,29 @@ def test_a_policy_that_crashes_is_recorded_as_an_error(tmp_path: Path) -> None:
     assert outcome.summary["errors"] == 1 and outcome.summary["episodes"] == 0
 
 
-def test_a_refused_key_stops_the_run(
+def test_a_refused_key_stops_the_run_before_any_episode(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(KEY_VAR, "sk-wrong")
     with FakeOpenAIServer(oracle_book(INVOICE, TASKS[INVOICE]), api_key=SECRET) as server:
         assert evaluate(server, INVOICE, tmp_path, "-c", "1", "--max-retries", "0") == 2
+        assert server.seen == [] and len(server.probes) == 1  # the preflight only
+        url = server.base_url
+    err = flat(capsys.readouterr().err)
+    assert f"Error: the model endpoint {url} refused the API key from {KEY_VAR} (HTTP 401" in err
+    assert "sk-wrong" not in err and not list(tmp_path.iterdir())
+
+
+def test_a_key_refused_during_the_run_stops_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_VAR, SECRET)
+    with FakeOpenAIServer(oracle_book(INVOICE, TASKS[INVOICE]), api_key=SECRET) as server:
+        server.fail_next(error(401, "key revoked"))
+        assert evaluate(server, INVOICE, tmp_path, "-c", "1", "--max-retries", "0") == 2
         assert len(server.seen) <= 2  # the worker may have started the next episode before the run stopped
     err = capsys.readouterr().err
-    assert "Error: the model endpoint refused the run (HTTP 401" in err and "sk-wrong" not in err
+    assert "Error: the model endpoint refused the run (HTTP 401: key revoked" in err
     assert records(only_file(tmp_path)) == []
 
 

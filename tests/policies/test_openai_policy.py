@@ -1,9 +1,12 @@
 """OpenAIPolicy through the real ``openai`` client against the loopback server: requests, keys, retries,
-timeouts, fatal errors, context overflow, and the Responses API."""
+timeouts, fatal errors, context overflow, rejected model output, the preflight, secrets in error texts, and
+the Responses API."""
 
 from __future__ import annotations
 
 import json
+import random
+import re
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -11,8 +14,24 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.policies.chat import ContextLengthExceeded, InfrastructureError
-from officegym.policies.openai_policy import PLACEHOLDER_KEY, OpenAIPolicy, OpenAISettings, read_api_key
+from officegym.policies.chat import (
+    REDACTED,
+    ContextLengthExceeded,
+    InfrastructureError,
+    ModelOutputRejected,
+    redact,
+    redact_text,
+    register_secret,
+)
+from officegym.policies.openai_policy import (
+    DEFAULT_BASE_URL,
+    PLACEHOLDER_KEY,
+    EndpointUnusable,
+    OpenAIPolicy,
+    OpenAISettings,
+    is_local,
+    read_api_key,
+)
 from officegym.wrappers import ChatWrapper
 
 from ..fake_openai_server import FakeOpenAIServer, ScriptBook, error, native, oracle_book, slow, text
@@ -45,7 +64,7 @@ class Sleeps(list[float]):
         self.append(seconds)
 
 
-def policy(server: FakeOpenAIServer, sleeps: Sleeps | None = None, **settings: Any) -> OpenAIPolicy:
+def policy(server: FakeOpenAIServer, sleeps: Sleeps | None = None, *, seed: int = 0, **settings: Any) -> OpenAIPolicy:
     options: dict[str, Any] = {
         "model": "fake-model",
         "base_url": server.base_url,
@@ -53,7 +72,22 @@ def policy(server: FakeOpenAIServer, sleeps: Sleeps | None = None, **settings: A
         "api_key_var": "OFFICEGYM_TEST_UNSET_KEY",
         **settings,
     }
-    return OpenAIPolicy(OpenAISettings(**options), sleep=sleeps if sleeps is not None else Sleeps())
+    sleep = sleeps if sleeps is not None else Sleeps()
+    return OpenAIPolicy(OpenAISettings(**options), sleep=sleep, rng=random.Random(seed))
+
+
+def refused_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def spoken(chat: ChatWrapper) -> list[dict[str, Any]]:
+    """The transcript after one assistant turn."""
+    chat.step({"name": "whoami", "arguments": {}})
+    return chat.messages
 
 
 def test_chat_request_carries_transcript_tools_and_sampling(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
@@ -103,21 +137,167 @@ def test_the_key_comes_from_the_named_variable_and_is_never_shown(
     assert refused.value.fatal and "HTTP 401" in str(refused.value) and "sk-wrong" not in str(refused.value)
 
 
-def test_a_missing_key_is_an_error_unless_a_local_server_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_key_is_an_error_unless_the_server_is_local(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OFFICEGYM_TEST_UNSET_KEY", raising=False)
-    with pytest.raises(ValueError, match="OFFICEGYM_TEST_UNSET_KEY is not set"):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(
+        ValueError, match=f"OFFICEGYM_TEST_UNSET_KEY is not set: export the API key for {DEFAULT_BASE_URL}"
+    ):
         read_api_key(OpenAISettings(model="m", api_key_var="OFFICEGYM_TEST_UNSET_KEY"))
-    local = OpenAISettings(model="m", base_url="http://127.0.0.1:9/v1", api_key_var="OFFICEGYM_TEST_UNSET_KEY")
-    assert read_api_key(local) == PLACEHOLDER_KEY
+    remote = OpenAISettings(model="m", base_url="https://llm.example.com/v1", api_key_var="OFFICEGYM_TEST_UNSET_KEY")
+    with pytest.raises(ValueError, match=re.escape("https://llm.example.com/v1")):
+        read_api_key(remote)
+    for url in ("http://127.0.0.1:9/v1", "http://localhost:8000/v1", "http://[::1]:8080/v1", "http://127.3.2.1/v1"):
+        local = OpenAISettings(model="m", base_url=url, api_key_var="OFFICEGYM_TEST_UNSET_KEY")
+        assert read_api_key(local) == PLACEHOLDER_KEY
 
 
-def test_429_and_500_are_retried_with_exponential_backoff(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://localhost:8000/v1", True),
+        ("http://LOCALHOST/v1", True),
+        ("http://127.0.0.1:9/v1", True),
+        ("http://127.255.0.7/v1", True),
+        ("http://[::1]:8000/v1", True),
+        ("http://10.0.0.5:8000/v1", False),
+        ("http://localhost.example.com/v1", False),
+        ("https://api.openai.com/v1", False),
+        ("not a url", False),
+    ],
+)
+def test_what_counts_as_a_local_endpoint(url: str, local: bool) -> None:
+    assert is_local(url) is local
+
+
+def test_openai_base_url_is_honoured_and_recorded(
+    server: FakeOpenAIServer, chat: ChatWrapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.delenv("OFFICEGYM_TEST_UNSET_KEY", raising=False)
+    agent = OpenAIPolicy(OpenAISettings(model="fake-model", api_key_var="OFFICEGYM_TEST_UNSET_KEY"))
+    assert agent.describe()["endpoint"]["base_url"] == server.base_url
+    assert agent.respond(chat.messages, chat.tools).message["tool_calls"]
+    assert server.seen[-1].authorization == f"Bearer {PLACEHOLDER_KEY}"
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert policy(server).describe()["endpoint"]["base_url"] == server.base_url  # --base-url wins
+
+
+# --------------------------------------------------------------------------- preflight
+def test_the_preflight_asks_the_models_route_and_spends_no_tokens(server: FakeOpenAIServer) -> None:
+    policy(server).preflight()
+    assert [p.path for p in server.probes] == ["/v1/models"] and server.seen == []
+
+
+def test_the_preflight_names_a_refused_url_at_once() -> None:
+    url = f"http://127.0.0.1:{refused_port()}/v1"
+    sleeps = Sleeps()
+    settings = OpenAISettings(model="m", base_url=url, api_key_var="OFFICEGYM_TEST_UNSET_KEY")
+    with pytest.raises(EndpointUnusable) as failed:
+        OpenAIPolicy(settings, sleep=sleeps).preflight()
+    assert f"cannot connect to the model endpoint {url}" in str(failed.value) and "--base-url" in str(failed.value)
+    assert sleeps == []  # not retried like a hiccup
+
+
+def test_the_preflight_names_an_unknown_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No DNS in tests: the resolver is made to fail for the one name, as it does for a mistyped host."""
+    resolve = socket.getaddrinfo
+
+    def unknown(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "no-such-host.invalid":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return resolve(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", unknown)
+    monkeypatch.setenv("OFFICEGYM_TEST_KEY", SECRET)
+    settings = OpenAISettings(model="m", base_url="http://no-such-host.invalid/v1", api_key_var="OFFICEGYM_TEST_KEY")
+    with pytest.raises(EndpointUnusable, match="Name or service not known") as failed:
+        OpenAIPolicy(settings, sleep=Sleeps()).preflight()
+    assert "cannot connect to the model endpoint http://no-such-host.invalid/v1" in str(failed.value)
+
+
+def test_the_preflight_refuses_a_url_without_the_api(server: FakeOpenAIServer) -> None:
+    wrong = server.base_url.removesuffix("/v1") + "/api"
+    with pytest.raises(EndpointUnusable, match=f"{wrong} has no OpenAI-compatible API \\(HTTP 404"):
+        policy(server, base_url=wrong).preflight()
+
+
+@pytest.mark.parametrize("status", [403, 404])
+def test_the_preflight_asks_the_model_route_when_only_listing_models_fails(book: ScriptBook, status: int) -> None:
+    """A key without the scope to list models (403) or a server without the route (404) can still serve."""
+    with FakeOpenAIServer(book, models_status=status) as server:
+        policy(server).preflight()
+        assert [s.path for s in server.seen] == ["/v1/chat/completions"]
+        assert server.seen[0].body == {"model": "fake-model"}  # no messages: nothing is generated
+
+
+def test_the_preflight_names_a_refused_key(book: ScriptBook, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OFFICEGYM_TEST_KEY", "sk-wrong-but-long-enough")
+    with FakeOpenAIServer(book, api_key=SECRET, echo_headers=True) as server, pytest.raises(EndpointUnusable) as failed:
+        url = server.base_url
+        policy(server, api_key_var="OFFICEGYM_TEST_KEY").preflight()
+    message = str(failed.value)
+    assert "refused the API key from OFFICEGYM_TEST_KEY (HTTP 401" in message and url in message
+    assert "sk-wrong-but-long-enough" not in message and f"Bearer {REDACTED}" in message
+
+
+# --------------------------------------------------------------------------- secrets
+def test_error_texts_never_carry_the_key_even_when_the_server_echoes_it(
+    book: ScriptBook, chat: ChatWrapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OFFICEGYM_TEST_KEY", SECRET)
+    with FakeOpenAIServer(book, api_key=SECRET, echo_headers=True) as server:
+        agent = policy(server, api_key_var="OFFICEGYM_TEST_KEY", max_retries=1)
+        server.fail_next(*[error(502, "bad gateway")] * 2)
+        with pytest.raises(InfrastructureError) as failed:
+            agent.respond(chat.messages, chat.tools)
+        server.fail_next(error(400, "cannot parse the transcript"))
+        with pytest.raises(ModelOutputRejected) as rejected:
+            agent.respond(spoken(chat), chat.tools)
+    for message in (str(failed.value), str(rejected.value)):
+        assert SECRET not in message and f"Bearer {REDACTED}" in message and "request headers" in message
+
+
+def test_redaction_of_registered_secrets_and_quoted_headers() -> None:
+    register_secret("sk-registered-0123456789")
+    register_secret("EMPTY")  # a placeholder, not a secret: ordinary text keeps the word
+    assert redact('{"error": "key sk-registered-0123456789 refused"}') == f'{{"error": "key {REDACTED} refused"}}'
+    assert redact("EMPTY seats") == "EMPTY seats"
+    quoted = {
+        "Authorization: Bearer abc.def-123 and more": f"Authorization: Bearer {REDACTED} and more",
+        '{"authorization": "Basic dXNlcjpwYXNz"}': f'{{"authorization": "Basic {REDACTED}"}}',
+        "x-api-key=short1 next": f"x-api-key={REDACTED} next",
+        "proxy said bearer tok_42": f"proxy said bearer {REDACTED}",
+        "Authorization required": "Authorization required",
+    }
+    for original, expected in quoted.items():
+        assert redact_text(original) == expected and redact_text(expected) == expected
+
+
+def test_429_and_500_are_retried_with_jittered_exponential_backoff(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
     server.fail_next(error(429, "Rate limit reached"), error(500, "boom"), error(503, "overloaded"))
     sleeps = Sleeps()
-    reply = policy(server, sleeps).respond(chat.messages, chat.tools)
+    reply = policy(server, sleeps, seed=7).respond(chat.messages, chat.tools)
     assert reply.message["tool_calls"] and (reply.requests, reply.retries) == (4, 3)
-    assert sleeps == [0.01, 0.02, 0.04]
+    draws = random.Random(7)
+    assert sleeps == [d * (0.5 + 0.5 * draws.random()) for d in (0.01, 0.02, 0.04)]
+    assert all(d / 2 <= slept <= d for slept, d in zip(sleeps, (0.01, 0.02, 0.04), strict=True))
     assert len(server.seen) == 4
+
+
+def test_the_jitter_is_seeded_capped_and_spreads_concurrent_episodes(
+    server: FakeOpenAIServer, chat: ChatWrapper
+) -> None:
+    def delays(seed: int) -> Sleeps:
+        server.fail_next(*[error(503, "overloaded")] * 6)
+        sleeps = Sleeps()
+        policy(server, sleeps, seed=seed, backoff=1.0, max_backoff=4.0).respond(chat.messages, chat.tools)
+        return sleeps
+
+    first, again, other = delays(1), delays(1), delays(2)
+    assert first == again and first != other
+    ceilings = [1.0, 2.0, 4.0, 4.0, 4.0, 4.0]
+    assert all(c / 2 <= slept <= c for slept, c in zip(first, ceilings, strict=True))
 
 
 def test_retry_after_is_honoured_and_capped(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
@@ -138,16 +318,13 @@ def test_a_slow_answer_times_out_and_is_retried(server: FakeOpenAIServer, chat: 
     server.fail_next(slow(2.0))
     sleeps = Sleeps()
     reply = policy(server, sleeps, timeout=0.5).respond(chat.messages, chat.tools)
-    assert reply.retries >= 1 and reply.message["tool_calls"] and sleeps[0] == 0.01
+    assert reply.retries >= 1 and reply.message["tool_calls"] and 0.005 <= sleeps[0] <= 0.01
 
 
 def test_an_unreachable_server_is_an_infrastructure_error(chat: ChatWrapper) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     settings = OpenAISettings(
         model="m",
-        base_url=f"http://127.0.0.1:{port}/v1",
+        base_url=f"http://127.0.0.1:{refused_port()}/v1",
         max_retries=1,
         backoff=0.0,
         api_key_var="OFFICEGYM_TEST_UNSET_KEY",
@@ -164,6 +341,27 @@ def test_answers_that_retrying_cannot_change_are_not_retried(
     with pytest.raises(InfrastructureError) as failed:
         policy(server).respond(chat.messages, chat.tools)
     assert failed.value.fatal == fatal and f"HTTP {status}" in str(failed.value) and len(server.seen) == 1
+
+
+@pytest.mark.parametrize("status", [400, 422])
+def test_a_400_or_422_once_the_model_spoke_is_the_models_failure(
+    server: FakeOpenAIServer, chat: ChatWrapper, status: int
+) -> None:
+    """A server that cannot read back what the model wrote refuses every retry of the same transcript: the
+    episode ends as the model's failure instead of an unscored infrastructure error."""
+    server.fail_next(error(status, "tool_calls[0].id: invalid format"))
+    with pytest.raises(ModelOutputRejected, match=f"HTTP {status}: tool_calls"):
+        policy(server).respond(spoken(chat), chat.tools)
+    assert len(server.seen) == 1
+
+
+def test_auth_and_url_errors_stay_fatal_after_the_model_spoke(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
+    messages = spoken(chat)
+    for status in (401, 403, 404):
+        server.fail_next(error(status, "nope"))
+        with pytest.raises(InfrastructureError) as failed:
+            policy(server).respond(messages, chat.tools)
+        assert failed.value.fatal
 
 
 def test_a_full_context_ends_the_episode_instead_of_failing_it(server: FakeOpenAIServer, chat: ChatWrapper) -> None:

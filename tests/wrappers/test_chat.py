@@ -12,6 +12,7 @@ from openai.types.chat import ChatCompletionMessage
 
 from officegym.envs.core.actions import FINISH_SCHEMA
 from officegym.wrappers import ChatWrapper
+from officegym.wrappers.chat import UNPARSED_ARGUMENTS
 from officegym.wrappers.parsing import FORMAT_HINT
 
 from ..conftest import tool_env
@@ -129,7 +130,8 @@ def test_a_broken_native_call_is_answered_by_its_own_tool_message() -> None:
     bad, good = wrapper.messages[3:]
     assert bad["tool_call_id"] == "bad" and bad["content"].startswith("Error: the arguments of 'get_invoice'")
     assert good["tool_call_id"] == "ok" and "AP-145" in good["content"]
-    assert wrapper.messages[2]["tool_calls"][0]["function"] == {"name": "get_invoice", "arguments": '{"invoice_id": '}
+    sent = wrapper.messages[2]["tool_calls"][0]["function"]
+    assert sent == {"name": "get_invoice", "arguments": json.dumps({UNPARSED_ARGUMENTS: '{"invoice_id": '})}
     assert observation.startswith("Error:") and wrapper.stats.parse_errors == 1
     assert [(c["name"], c["parse_error"], c["failed"]) for c in wrapper.calls] == [
         ("get_invoice", "invalid_json", True),
@@ -137,6 +139,34 @@ def test_a_broken_native_call_is_answered_by_its_own_tool_message() -> None:
     ]
     wrapper.step({"name": "get_invoice", "arguments": {"invoice_id": "ER-1999-00001"}})
     assert wrapper.calls[-1]["failed"] and wrapper.messages[-1]["content"].startswith("Error:")
+
+
+BROKEN_ARGUMENTS = ['{"invoice_id": ', '["x"]', "3", "{'invoice_id': 'ER-1'}", "ünï\udcff{", '{"a": 1}}']
+
+
+@pytest.mark.parametrize("raw", BROKEN_ARGUMENTS)
+def test_a_broken_native_call_is_recorded_as_valid_json_and_replays_to_the_same_error(raw: str) -> None:
+    """vLLM re-parses the arguments of every replayed call and answers HTTP 400 to invalid JSON, so the
+    transcript must carry valid JSON; the raw text stays in it, and stepping it again gives the same error."""
+    wrapper = make()
+    call = {"id": "bad", "type": "function", "function": {"name": "get_invoice", "arguments": raw}}
+    wrapper.step({"role": "assistant", "content": None, "tool_calls": [call]})
+    recorded = wrapper.messages[2]
+    arguments = json.loads(recorded["tool_calls"][0]["function"]["arguments"])
+    assert arguments == {UNPARSED_ARGUMENTS: raw}
+    again = make()
+    again.step(recorded)
+    assert again.messages == wrapper.messages and again.calls == wrapper.calls
+    assert again.stats.as_dict() == wrapper.stats.as_dict() and wrapper.stats.parse_errors == 1
+
+
+def test_a_call_whose_arguments_only_look_wrapped_runs_as_sent() -> None:
+    wrapper = make()
+    lookalike = json.dumps({UNPARSED_ARGUMENTS: "x", "other": 1})
+    call = {"id": "c", "type": "function", "function": {"name": "whoami", "arguments": lookalike}}
+    wrapper.step({"role": "assistant", "content": None, "tool_calls": [call]})
+    assert wrapper.messages[2]["tool_calls"][0]["function"]["arguments"] == lookalike
+    assert wrapper.stats.parse_errors == 0
 
 
 def test_no_tool_call_finishes_and_carries_the_grade() -> None:
