@@ -18,6 +18,7 @@ The domain contract is everything else that code outside a domain's folder may k
 ``failure_report()``      what differs from the gold outcome, one row per item (empty on full marks)
 ``shaping_potential(m)``  Phi of those measures, for ``wrappers.PotentialShaping``
 ``action_catalogue(h)``   the fixed discrete action catalogue for ``wrappers.DiscreteToolCalls``
+``split_sources(s, n)``   env arguments of the task sources of split ``"train"`` or ``"eval"`` (n at most)
 ``ID_PATTERNS``           regexes of the IDs the domain's observations show, keyed by the argument that
                           takes them (a list argument takes a list of such IDs)
 ``system_prompt()``       the policy text an LLM agent gets as its system message
@@ -142,6 +143,17 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         """The domain's own scripted policies by name (baselines, solvers); the generic ``oracle`` and
         ``random`` play every env and are not listed here. A class method, so names are known without an env."""
         return {}
+
+    @classmethod
+    def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:
+        """The env arguments of the task sources of a split (``"train"`` or ``"eval"``), at most ``count``: a
+        domain trains on sources that share nothing memorable with those it is evaluated on. By default a domain
+        has only its shipped tasks, for evaluation (``officegym.splits`` builds rows from these)."""
+        if split == "eval":
+            return [{}]
+        raise arguments.ArgumentError(
+            f"{cls.__name__} has no training split: its shipped tasks are for evaluation only; use split='eval'"
+        )
 
     def progress(self) -> dict[str, float]:
         """The grade's components as they stand now, under stable keys (``reward`` among them). Reading it

@@ -188,6 +188,16 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         return InvoiceCatalogue(self, horizon=horizon)
 
     @classmethod
+    def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:
+        """Train on companies generated from other seeds that share nothing memorable with the shipped company;
+        evaluate on the shipped one (``splits.py``)."""
+        if split == "train":
+            from .splits import train_company_seeds
+
+            return [{"company_seed": seed} for seed in train_company_seeds(count)]
+        return super().split_sources(split, count)
+
+    @classmethod
     def scripted_policies(cls) -> Mapping[str, PolicyFactory]:
         from .baselines import BASELINES
 

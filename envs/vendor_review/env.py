@@ -164,6 +164,16 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         return VendorCatalogue(self.scenario, horizon=horizon)
 
     @classmethod
+    def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:
+        """The 20 hand-written deals are for evaluation only: there is no generator of training deals yet."""
+        if split == "train":
+            raise arguments.ArgumentError(
+                "VendorReview's 20 hand-written deals are for evaluation only: there is no generator of training "
+                "deals yet, and training on the deals it is evaluated on would measure memory; use split='eval'"
+            )
+        return super().split_sources(split, count)
+
+    @classmethod
     def scripted_policies(cls) -> Mapping[str, PolicyFactory]:
         from .baselines import BASELINES
 

@@ -1,0 +1,66 @@
+"""InvoiceApproval's honest split: train on generated companies, evaluate on the shipped one.
+
+A policy trained on the company it is evaluated on can learn the books instead of the job (which supplier is
+blocked, which invoice is a duplicate). So the train split uses companies generated from other seeds, and a
+seed is used only if its company shares nothing an agent could memorise with the shipped one: no supplier name,
+VAT ID or IBAN, no invoice (the same supplier name, supplier invoice number and gross), no work-order text.
+Internal IDs (``ER-2026-00001``, ``K-70001``) are numbered alike in every company and say nothing about a record,
+so they are not compared. The choice of seeds is deterministic: the first ``count`` qualifying seeds from
+``TRAIN_SEED_START``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Final
+
+from .bundle import Bundle, load_bundle
+from .db import CANONICAL_SEED, connect_bytes
+
+TRAIN_SEED_START: Final = 100_000
+MAX_TRIES: Final = 1_000
+
+
+def memorable(bundle: Bundle) -> dict[str, set[Any]]:
+    """What an agent could memorise of a company, by kind (compared between companies)."""
+    conn = connect_bytes(bundle.seed_bytes)
+    try:
+        suppliers = conn.execute("SELECT name, vat_id, iban FROM suppliers").fetchall()
+        invoices = conn.execute(
+            "SELECT s.name, i.supplier_invoice_no, i.gross_cents FROM invoices i JOIN suppliers s USING (supplier_id)"
+        ).fetchall()
+    finally:
+        conn.close()
+    return {
+        "supplier names": {row[0] for row in suppliers},
+        "VAT IDs": {row[1] for row in suppliers},
+        "IBANs": {row[2] for row in suppliers},
+        "invoices": set(invoices),
+        "work orders": {task.work_order for task in bundle.tasks.values()},
+    }
+
+
+def shared_with(bundle: Bundle, other: Bundle) -> dict[str, set[Any]]:
+    """What two companies share, by kind (empty sets when they are disjoint)."""
+    mine, theirs = memorable(bundle), memorable(other)
+    return {kind: mine[kind] & theirs[kind] for kind in mine}
+
+
+@cache
+def train_company_seeds(count: int) -> list[int]:
+    """The first ``count`` company seeds from ``TRAIN_SEED_START`` whose companies share nothing memorable with
+    the shipped (evaluation) company. Seeds whose company the task builder cannot finish are skipped too (a
+    few seeds give a batch with too few distinct wrong paths; the builder refuses them rather than ship a
+    weaker task)."""
+    evaluation = load_bundle(CANONICAL_SEED)
+    seeds: list[int] = []
+    for seed in range(TRAIN_SEED_START, TRAIN_SEED_START + MAX_TRIES):
+        if len(seeds) == count:
+            break
+        try:
+            candidate = load_bundle(seed)
+        except RuntimeError:
+            continue
+        if not any(shared_with(candidate, evaluation).values()):
+            seeds.append(seed)
+    return seeds
