@@ -38,6 +38,7 @@ class EpisodeRun:
     tier: str
     reward: float = 0.0
     grade: dict[str, Any] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
     stop_reason: str = ""
     stop_detail: str = ""
     messages: list[dict[str, Any]] = field(default_factory=list)
@@ -136,10 +137,21 @@ def _end_early(run: EpisodeRun, wrapper: ChatWrapper, reason: str, error: Except
     wrapper.end(reason)
 
 
+def failure_report(env: Any) -> list[dict[str, Any]]:
+    """Where the episode fell short of the gold outcome, item by item (the domain's ``failure_report``), for
+    ``officegym show``; empty on full marks, and for an env that offers none."""
+    try:
+        rows: list[dict[str, Any]] = env.unwrapped.failure_report()
+    except (AttributeError, TypeError, RuntimeError):
+        return []
+    return rows
+
+
 def _fill(run: EpisodeRun, wrapper: ChatWrapper, started: float) -> None:
     run.wall_s = time.perf_counter() - started
     run.grade = dict(wrapper.grade or {})
     run.reward = float(run.grade.get("reward", 0.0))
+    run.failures = failure_report(wrapper)
     run.stop_reason = wrapper.stop_reason or ""
     run.messages = wrapper.messages
     run.tools = wrapper.tools

@@ -102,6 +102,7 @@ def make_record(
         "turns": run.chat.get("assistant_turns", 0),
         "env_steps": run.grade.get("turns"),
         "grade": run.grade,
+        "failures": run.failures,
         **_activity(run),
         "timing": {"wall_s": round(run.wall_s, 4), "model_s": round(run.model_s, 4), "env_s": round(run.env_s, 4)},
         "messages": run.messages,

@@ -133,6 +133,18 @@ def show_episode(console: Console, record: dict[str, Any], *, full: bool = False
         console.print(_message_panel(message, full))
     if not record.get("has_error"):
         print_grade(console, record.get("grade", {}))
+        if record.get("failures"):
+            console.print(failures_table(record["failures"]))
+
+
+def failures_table(rows: list[dict[str, Any]]) -> Table:
+    """What the episode got wrong, item by item: expected against actual (the domain's failure report)."""
+    table = Table(title=f"where it fell short ({len(rows)})", show_header=True)
+    for column in ("kind", "item", "expected", "actual"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(str(row.get(column, "")) for column in ("kind", "item", "expected", "actual")))
+    return table
 
 
 def _header(record: dict[str, Any]) -> Panel:
