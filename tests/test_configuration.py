@@ -162,3 +162,23 @@ def test_bad_configuration_fails_with_one_clear_line(
     text = str(caught.value)
     assert message in text, text
     assert "\n" not in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--env-kwargs", '{"foo": 1}'], "Error: VendorReviewEnv got unknown argument(s) foo; it takes task_ids"),
+        (["--env-kwargs", '{"max_turns": "20"}'], "Error: max_turns must be a whole number such as 200, got '20'"),
+        (["--env-kwargs", '{"max_turns": 0}'], "Error: max_turns must be between 1 and"),
+        (["--env-kwargs", "[1"], "Error: --env-kwargs must be a JSON object"),
+        (["--tier", "impossible"], "Error: unknown tier 'impossible'; choose one of easy, medium, hard"),
+    ],
+)
+def test_cli_configuration_errors_are_one_line_not_a_traceback(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from officegym.cli import main
+
+    assert main(["eval", VENDOR, "--policy", "oracle", "-o", str(tmp_path), "-q", *argv]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert message in err and "Traceback" not in err
