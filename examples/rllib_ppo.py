@@ -3,9 +3,9 @@
 The env is registered with ``register_env`` and wrapped in the SB3 adapter (``DiscreteToolCalls``: a
 ``Discrete`` catalogue of tool calls and a ``Box`` of hashed text features), which RLlib consumes as it is.
 Each of the ``--env-runners`` Ray actors holds its own envs and steps them locally; only sampled episodes
-travel to the learner. There is no action masking here (RLlib needs a custom RLModule for that): the adapter
-executes whatever entry is chosen, and entries the mask would forbid are wasted or wrong calls, which PPO
-learns to avoid from the reward alone.
+travel to the learner. Actions are masked as with SB3's ``MaskablePPO``: ``MaskInObservation`` puts the
+adapter's mask into a ``Dict`` observation, and RLlib's ``ActionMaskingTorchRLModule`` (shipped in RLlib's
+examples) gives masked entries no probability. ``--no-mask`` trains without it, for comparison.
 
 Needs the ``ray`` extra (``pip install 'officegym[ray]'``, which brings RLlib).
 """
@@ -23,12 +23,13 @@ def make_env(config: dict[str, Any]) -> Any:
     import gymnasium as gym
 
     import officegym  # noqa: F401
-    from officegym.wrappers import DiscreteToolCalls
+    from officegym.wrappers import DiscreteToolCalls, MaskInObservation
 
     env = gym.make(
         "officegym/InvoiceApproval-v0", tier=config.get("tier", "single"), max_turns=config.get("max_turns", 20)
     )
-    return DiscreteToolCalls(env)
+    adapter = DiscreteToolCalls(env)
+    return MaskInObservation(adapter) if config.get("mask", True) else adapter
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,10 +38,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env-runners", type=int, default=2)
     parser.add_argument("--envs-per-runner", type=int, default=2)
     parser.add_argument("--address", help="a Ray cluster address (default: start Ray locally)")
+    parser.add_argument("--no-mask", action="store_true", help="train without action masking")
     args = parser.parse_args(argv)
 
     import ray
     from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
     from ray.tune.registry import register_env
 
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
@@ -53,13 +57,17 @@ def main(argv: list[str] | None = None) -> int:
     register_env("officegym-invoice-discrete", make_env)
     config = (
         PPOConfig()
-        .environment("officegym-invoice-discrete", env_config={"tier": "single", "max_turns": 20})
+        .environment(
+            "officegym-invoice-discrete", env_config={"tier": "single", "max_turns": 20, "mask": not args.no_mask}
+        )
         .env_runners(
             num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, num_cpus_per_env_runner=1
         )
         .training(train_batch_size=1000, minibatch_size=250, num_epochs=4, lr=5e-4, gamma=0.95)
         .debugging(seed=0)
     )
+    if not args.no_mask:
+        config = config.rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
     started = time.perf_counter()
     algo = config.build_algo()
     print(f"built in {time.perf_counter() - started:.1f} s")

@@ -80,3 +80,8 @@ class ProgressDiagnostics(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConst
             self.summaries.append(summary)
             info[self.summary_key] = summary
         return observation, reward, terminated, truncated, info
+
+    def action_masks(self) -> Any:
+        """The mask of the action adapter beneath (``DiscreteToolCalls``), so that ``MaskablePPO`` and
+        ``env.action_masks()`` reach it through this wrapper; an ``AttributeError`` if there is none."""
+        return self.env.get_wrapper_attr("action_masks")()

@@ -69,3 +69,8 @@ class PotentialShaping(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstruc
         }
         self.last_potential = potential
         return observation, float(reward) + bonus, terminated, truncated, info
+
+    def action_masks(self) -> Any:
+        """The mask of the action adapter beneath (``DiscreteToolCalls``), so that ``MaskablePPO`` and
+        ``env.action_masks()`` reach it through this wrapper; an ``AttributeError`` if there is none."""
+        return self.env.get_wrapper_attr("action_masks")()
