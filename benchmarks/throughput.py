@@ -162,9 +162,11 @@ def reset_us(env_id: str, repeats: int) -> dict[str, float]:
 
 
 def fork_vs_reset_us(env_id: str, repeats: int) -> dict[str, Any]:
-    """``fork()`` from the middle of a gold path, beside the two resets it is compared with: a reset of a running
-    env (which reuses its connection) and a reset of a fresh env (a new connection, as a fork needs). Target:
-    a fork costs at most twice a reset. Interleaved, so the machine's noise hits all three alike."""
+    """``fork()`` from the middle of a gold path, beside the resets it is compared with: a reset of a running env
+    (which reuses its connection) and a reset of a fresh env. ``fork`` keeps every fork (no spare connection to
+    reuse); ``fork_and_close`` is the tree-search pattern (fork, explore, discard), where a discarded fork's
+    connection serves the next. Target: a fork costs at most twice a reset. Interleaved, so the machine's noise
+    hits all of them alike."""
     env: Any = gym.make(env_id, max_turns=10_000).unwrapped
     task = TASK[env_id]
     gold = env.gold_actions(task)
@@ -172,14 +174,19 @@ def fork_vs_reset_us(env_id: str, repeats: int) -> dict[str, Any]:
     for action in gold[: len(gold) // 2]:
         env.step(action)
     running = gym.make(env_id)
-    samples: dict[str, list[np.ndarray]] = {"fork": [], "reset": [], "reset_fresh_env": []}
+    samples: dict[str, list[np.ndarray]] = {"fork": [], "fork_and_close": [], "reset": [], "reset_fresh_env": []}
+    kept: list[Any] = []
     for _ in range(max(1, repeats // 50)):
-        samples["fork"].append(sample_us(env.fork, 50))
+        samples["fork"].append(sample_us(lambda: kept.append(env.fork()), 50))
+        samples["fork_and_close"].append(sample_us(lambda: env.fork().close(), 50))
         samples["reset"].append(sample_us(lambda: running.reset(options={"task_id": task}), 50))
         samples["reset_fresh_env"].append(sample_us(lambda: gym.make(env_id).reset(options={"task_id": task}), 50))
     rows: dict[str, Any] = {name: summary(np.concatenate(values)) for name, values in samples.items()}
     rows["fork_vs_reset"] = round(rows["fork"]["p50_us"] / rows["reset"]["p50_us"], 2)
     rows["fork_vs_fresh_reset"] = round(rows["fork"]["p50_us"] / rows["reset_fresh_env"]["p50_us"], 2)
+    rows["fork_and_close_vs_reset"] = round(rows["fork_and_close"]["p50_us"] / rows["reset"]["p50_us"], 2)
+    for fork in kept:
+        fork.close()
     return rows
 
 

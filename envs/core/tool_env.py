@@ -326,8 +326,10 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         self._done, self._final_grade = state["done"], state["final_grade"]
         self._transcript = list(state["transcript"])
         if state["rng"] is not None:
-            self._np_random = np.random.Generator(np.random.PCG64())
-            self._np_random.bit_generator.state = state["rng"]
+            # a fixed SeedSequence, not PCG64(): an unseeded one gathers OS entropy, which costs more than a fork
+            bits = np.random.PCG64(np.random.SeedSequence(0))
+            bits.state = state["rng"]
+            self._np_random = np.random.Generator(bits)
             self._np_random_seed = state["seed"]
         self.spec = state["spec"]
 

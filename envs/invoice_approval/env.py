@@ -15,7 +15,8 @@ from ..core.demo import Demo
 from ..core.selection import select_task_ids
 from ..core.tool_env import PolicyFactory
 from .bundle import Bundle, load_bundle
-from .db import CANONICAL_SEED, connect_bytes
+from .connections import give_back, open_books, take_spare
+from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
 from .episode import InvoiceEpisode
 from .grading import book_state, compare, failure_report
@@ -136,7 +137,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
 
     def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
         task = self.bundle.tasks[task_id]
-        previous = self._ctx.conn if self._ctx is not None else None
+        previous = self._ctx.conn if self._ctx is not None else take_spare()
         episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
         return episode, task.work_order, {"tier": task.tier}
 
@@ -147,7 +148,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         """The books from their bytes in a new connection; records served from the company's shared snapshot
         plus whatever the episode's change log names (never a snapshot of the copy: that would cost a full
         read of the books and grow the per-company cache with every fork)."""
-        conn = connect_bytes(state["books"])
+        conn = open_books(state["books"])
         view = RecordView(conn, snapshot(self.bundle.template)).fork(conn)
         return InvoiceEpisode(conn, dict(state["actor"]), state["task_id"], view)
 
@@ -205,5 +206,5 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
 
     def close(self) -> None:
         if self._ctx is not None:
-            self._ctx.conn.close()
+            give_back(self._ctx.conn)
         super().close()
