@@ -1,6 +1,7 @@
 # Two commands on a fresh machine with Python 3.11+ and make: `make demo` and `make test`.
 # Both create the project's own virtual environment (.venv) first. The demo needs only the package; the tests
-# install every extra they exercise (dev: pytest, ruff, mypy, openai, SB3 + CPU torch; ray: Ray and RLlib,
+# install every extra they exercise (dev: pytest, ruff, mypy, openai, SB3 + CPU torch, and the trainer bridges TRL,
+# OpenEnv and verifiers with their pins; ray: Ray and RLlib,
 # which pins gymnasium 1.2.2, so the suite runs on what RLlib users get).
 PYTHON ?= python3
 VENV := .venv

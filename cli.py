@@ -116,7 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
     run_p.add_argument("--render", action="store_true", help="print every step with rich")
     add_eval_parser(sub)
     add_show_parsers(sub)
+    add_serve_parser(sub)
     return parser
+
+
+def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = sub.add_parser("serve", help="serve an env over the OpenEnv protocol (needs the openenv extra)")
+    serve.add_argument("env_id", choices=sorted(ENV_IDS))
+    serve.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port, printed at start)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
+    serve.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions, each with its own env")
+    serve.add_argument("--session-timeout", type=float, help="close sessions idle this many seconds (default: never)")
+    serve.add_argument("--env-kwargs", help='JSON object of env arguments, e.g. \'{"tier": "single"}\'')
+    serve.add_argument("--log-level", choices=["critical", "error", "warning", "info", "debug"], default="warning")
 
 
 def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -217,6 +229,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console()
     if args.command in ("eval", "show", "replay"):
         return evaluation_verb(args, console)
+    if args.command == "serve":
+        from .integrations.openenv_server import serve_command
+
+        return serve_command(args)
     try:
         if args.command == "demo":
             return demo(console, render=not args.no_render)
