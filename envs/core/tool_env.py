@@ -373,7 +373,8 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
 def _space_twin(space: Any) -> Any:
     """The same space with its own sampling generator (in the same state): the schemas it holds are shared,
     since nothing changes them, and copying them would cost more than the whole rest of a fork."""
-    twin = copy.copy(space)
+    twin = object.__new__(type(space))
+    twin.__dict__.update(space.__dict__)  # not copy.copy: its __reduce_ex__ round trip costs half a fork
     if space._np_random is not None:
         twin._np_random = copy.deepcopy(space._np_random)
     return twin
