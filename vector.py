@@ -8,6 +8,10 @@
   dead transition that ignores the action; where every action is an LLM call, that is a wasted request.
 
 Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override either default.
+
+``"batched"`` is officegym's own mode (``officegym.batched_vector``): each worker process hosts
+``envs_per_worker`` envs and steps them in one round trip, with the semantics (and results) of the sync vector env
+with SAME_STEP autoreset. Its only ``vector_kwargs`` is ``context`` (``"spawn"``, the default, or ``"forkserver"``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from officegym.batched_vector import CONTEXTS, BatchedVectorEnv
 from officegym.envs.core import arguments
+
+MODES = ("sync", "async", "batched")
 
 
 def make_vec(
@@ -25,12 +32,19 @@ def make_vec(
     num_envs: int = 1,
     vectorization_mode: str = "sync",
     vector_kwargs: dict[str, Any] | None = None,
+    envs_per_worker: int | None = None,
     **env_kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]:
-    """``gym.make_vec`` with officegym's defaults (see the module docstring)."""
+    """``gym.make_vec`` with officegym's defaults, or a ``BatchedVectorEnv`` (see the module docstring)."""
     num_envs = arguments.whole_number("num_envs", num_envs, minimum=1, maximum=4096, example=8)
-    if vectorization_mode not in ("sync", "async"):
-        raise arguments.ArgumentError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
+    if vectorization_mode not in MODES:
+        raise arguments.ArgumentError(
+            f"vectorization_mode must be 'sync', 'async' or 'batched', got {vectorization_mode!r}"
+        )
+    if vectorization_mode == "batched":
+        return _make_batched(env_id, num_envs, envs_per_worker, vector_kwargs or {}, env_kwargs)
+    if envs_per_worker is not None:
+        raise arguments.ArgumentError("envs_per_worker applies only to vectorization_mode='batched'")
     options: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
     if vectorization_mode == "async":
         options["shared_memory"] = False
@@ -38,3 +52,20 @@ def make_vec(
     return gym.make_vec(
         env_id, num_envs=num_envs, vectorization_mode=vectorization_mode, vector_kwargs=options, **env_kwargs
     )
+
+
+def _make_batched(
+    env_id: str, num_envs: int, envs_per_worker: int | None, vector_kwargs: dict[str, Any], env_kwargs: dict[str, Any]
+) -> VectorEnv[Any, Any, Any]:
+    """Checks the batched mode's own arguments here, so a mistake fails before any process starts."""
+    if envs_per_worker is not None:
+        envs_per_worker = arguments.whole_number("envs_per_worker", envs_per_worker, minimum=1, maximum=4096, example=8)
+    unknown = sorted(set(vector_kwargs) - {"context"})
+    if unknown:
+        raise arguments.ArgumentError(
+            f"vectorization_mode='batched' takes only 'context' in vector_kwargs, got {unknown}"
+        )
+    context = vector_kwargs.get("context", "spawn")
+    if context not in CONTEXTS:
+        raise arguments.ArgumentError(f"context must be 'spawn' or 'forkserver' (not 'fork'), got {context!r}")
+    return BatchedVectorEnv(env_id, num_envs, envs_per_worker=envs_per_worker, context=context, **env_kwargs)

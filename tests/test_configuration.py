@@ -140,8 +140,16 @@ CASES: list[tuple[str, Callable[[dict[str, str]], Any], str]] = [
             ("num_envs 0", {"num_envs": 0}, "num_envs must be between 1 and 4,096"),
             ("num_envs text", {"num_envs": "2"}, "num_envs must be a whole number such as 8"),
             ("num_envs float", {"num_envs": 2.0}, "num_envs must be a whole number"),
-            ("mode", {"vectorization_mode": "threads"}, "vectorization_mode must be 'sync' or 'async', got 'threads'"),
-            ("mode None", {"vectorization_mode": None}, "vectorization_mode must be 'sync' or 'async', got None"),
+            (
+                "mode",
+                {"vectorization_mode": "threads"},
+                "vectorization_mode must be 'sync', 'async' or 'batched', got 'threads'",
+            ),
+            (
+                "mode None",
+                {"vectorization_mode": None},
+                "vectorization_mode must be 'sync', 'async' or 'batched', got None",
+            ),
             ("env kwarg", {"max_turns": -5}, TURNS_RANGE),
         ]
     ],

@@ -1,0 +1,379 @@
+"""``BatchedVectorEnv``: several envs per worker process, stepped in one round trip per worker.
+
+Gymnasium's ``AsyncVectorEnv`` runs one process per env and exchanges one message per env per step. officegym's
+steps take a few microseconds, so there the pipes, the pickling and the wake-ups of many sleeping processes cost
+more than the envs themselves (README, "Speed and scale": async is several times slower than sync). Here each
+worker hosts ``envs_per_worker`` envs, as EnvPool-style stacks do: one message carries a worker's slice of the
+actions, one reply carries its slice of the results, and a machine with two cores runs two busy workers instead
+of many idle ones.
+
+The semantics are those of ``SyncVectorEnv`` with ``autoreset_mode=SAME_STEP``, and the results are identical
+for the same seeds and actions (``tests/test_batched_vector.py`` checks it): a worker steps its envs exactly as
+``SyncVectorEnv.step`` does and batches their infos with Gymnasium's own ``_add_info`` over its slice; the parent
+splices the slices together in env order. Workers are started with ``spawn`` (or ``forkserver``), never
+``fork``: the parent may hold threads (an LLM client's, a web server's), and a forked child inherits their locks
+held. Any error in a worker is re-raised in the caller, with the worker's traceback as a note, after the whole
+vector env has been closed; ``close()``, garbage collection and interpreter exit all end every worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing
+import os
+import pickle
+import traceback
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.envs.registration import EnvSpec
+from gymnasium.error import ClosedEnvironmentError
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space, concatenate, iterate
+
+CONTEXTS = ("spawn", "forkserver")
+CLOSE_TIMEOUT_S = 5.0
+
+
+def default_envs_per_worker(num_envs: int) -> int:
+    """One worker per core: more workers than cores only adds wake-ups and context switches."""
+    return math.ceil(num_envs / (os.cpu_count() or 1))
+
+
+def worker_slices(num_envs: int, envs_per_worker: int) -> list[range]:
+    """The env indices of each worker: consecutive blocks of ``envs_per_worker``, the last one possibly shorter."""
+    return [range(start, min(start + envs_per_worker, num_envs)) for start in range(0, num_envs, envs_per_worker)]
+
+
+class _SliceInfos(VectorEnv[Any, Any, Any]):
+    """Only Gymnasium's ``_add_info`` over one worker's slice, so that a slice's infos are built by the very code
+    that builds ``SyncVectorEnv``'s (same dtypes, masks and ``final_obs`` handling)."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
+        self.closed = True  # nothing to close; keeps VectorEnv.__del__ quiet
+
+    def add(self, infos: dict[str, Any], info: dict[str, Any], index: int) -> dict[str, Any]:
+        return self._add_info(infos, info, index)
+
+
+class _Host:
+    """A worker's envs, reset and stepped exactly as ``SyncVectorEnv`` resets and steps its own."""
+
+    def __init__(self, spec: EnvSpec, env_kwargs: dict[str, Any], count: int) -> None:
+        self.envs = [gym.make(spec, **env_kwargs) for _ in range(count)]
+        self.obs: list[Any] = [None] * count
+        self.infos = _SliceInfos(count)
+
+    def spaces(self) -> dict[str, Any]:
+        env = self.envs[0]
+        return {
+            "observation": env.observation_space,
+            "action": env.action_space,
+            "metadata": dict(env.metadata),
+            "render_mode": env.render_mode,
+        }
+
+    def reset(self, seeds: list[int | None], options: dict[str, Any] | None, mask: list[bool] | None) -> Any:
+        infos: dict[str, Any] = {}
+        for i, env in enumerate(self.envs):
+            if mask is None or mask[i]:
+                self.obs[i], info = env.reset(seed=seeds[i], options=options)
+                infos = self.infos.add(infos, info, i)
+        return list(self.obs), infos
+
+    def step(self, actions: list[Any]) -> Any:
+        infos: dict[str, Any] = {}
+        rewards, terminations, truncations = [], [], []
+        for i, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
+            obs, reward, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                infos = self.infos.add(infos, {"final_obs": obs, "final_info": info}, i)
+                obs, info = env.reset()
+            infos = self.infos.add(infos, info, i)
+            self.obs[i] = obs
+            rewards.append(reward)
+            terminations.append(terminated)
+            truncations.append(truncated)
+        return list(self.obs), rewards, terminations, truncations, infos
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        results = []
+        for env in self.envs:
+            function = env.get_wrapper_attr(name)
+            results.append(function(*args, **kwargs) if callable(function) else function)
+        return results
+
+    def set_attr(self, name: str, values: list[Any]) -> None:
+        for env, value in zip(self.envs, values, strict=True):
+            env.set_wrapper_attr(name, value)
+
+    def handle(self, command: str, payload: Any) -> Any:
+        if command == "step":
+            return self.step(payload)
+        if command == "reset":
+            return self.reset(*payload)
+        if command == "call":
+            return self.call(*payload)
+        if command == "set_attr":
+            return self.set_attr(*payload)
+        raise ValueError(f"unknown command {command!r}")
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+
+def _portable(error: BaseException) -> tuple[BaseException, str]:
+    """The error itself if it survives pickling (so the caller can catch its type), else a RuntimeError."""
+    trace = traceback.format_exc()
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}"), trace
+    return error, trace
+
+
+def _worker(conn: Connection, spec: EnvSpec, env_kwargs: dict[str, Any], count: int) -> None:
+    """A worker's loop: one command in, one reply out (``("ok", result)`` or ``("error", (error, trace))``).
+    It ends on ``close``, or when the parent's end of the pipe goes away (the parent died)."""
+    try:
+        host = _Host(spec, env_kwargs, count)
+        conn.send(("ok", host.spaces()))
+    except Exception as error:
+        conn.send(("error", _portable(error)))
+        return
+    try:
+        while True:
+            command, payload = conn.recv()
+            if command == "close":
+                break
+            try:
+                conn.send(("ok", host.handle(command, payload)))
+            except Exception as error:
+                conn.send(("error", _portable(error)))
+    except (EOFError, OSError, KeyboardInterrupt):
+        pass
+    finally:
+        host.close()
+        conn.close()
+
+
+def _merge_infos(parts: Sequence[tuple[int, dict[str, Any]]], num_envs: int) -> dict[str, Any]:
+    """Splice the workers' slice infos (``(first env index, infos)`` in env order) into one vector info.
+
+    Keys keep the order of their first appearance, and an array takes the dtype of the first slice holding the
+    key, as ``_add_info`` gives it the type of the first env's value; envs without the key keep the filler
+    ``_add_info`` would have left (zero, ``False``, ``None``)."""
+    merged: dict[str, Any] = {}
+    keys = list(dict.fromkeys(key for _, infos in parts for key in infos))
+    for key in keys:
+        present = [(start, infos[key]) for start, infos in parts if key in infos]
+        first = present[0][1]
+        if isinstance(first, dict):
+            merged[key] = _merge_infos(present, num_envs)
+            continue
+        shape = (num_envs, *first.shape[1:])
+        array = np.full(shape, None, dtype=object) if first.dtype == object else np.zeros(shape, dtype=first.dtype)
+        for start, values in present:
+            array[start : start + len(values)] = values
+        merged[key] = array
+    return merged
+
+
+class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
+    """A vector env whose workers each host several envs (see the module docstring)."""
+
+    def __init__(
+        self,
+        env_id: str | EnvSpec,
+        num_envs: int,
+        envs_per_worker: int | None = None,
+        context: str = "spawn",
+        **env_kwargs: Any,
+    ) -> None:
+        self._pipes: list[Connection] = []
+        self._processes: list[BaseProcess] = []
+        if context not in CONTEXTS:
+            raise ValueError(f"context must be one of {CONTEXTS} (not 'fork': the parent may hold threads)")
+        self.num_envs = num_envs
+        self.envs_per_worker = envs_per_worker or default_envs_per_worker(num_envs)
+        self.slices = worker_slices(num_envs, self.envs_per_worker)
+        self.autoreset_mode = AutoresetMode.SAME_STEP
+        spec = env_id if isinstance(env_id, EnvSpec) else gym.spec(env_id)
+        self._start_workers(multiprocessing.get_context(context), spec, env_kwargs)
+        self._adopt_spaces(self._gather())
+
+    def _start_workers(self, ctx: Any, spec: EnvSpec, env_kwargs: dict[str, Any]) -> None:
+        """The spec travels to the workers, so ids registered only in the parent (a benchmark's) work too."""
+        for number, indices in enumerate(self.slices):
+            parent, child = ctx.Pipe()
+            process = ctx.Process(
+                target=_worker,
+                args=(child, spec, env_kwargs, len(indices)),
+                name=f"officegym-batched-{number}",
+                daemon=True,  # ended by multiprocessing at interpreter exit even if close() never runs
+            )
+            process.start()
+            child.close()
+            self._pipes.append(parent)
+            self._processes.append(process)
+
+    def _adopt_spaces(self, replies: list[dict[str, Any]]) -> None:
+        first = replies[0]
+        for reply in replies[1:]:
+            if reply["observation"] != first["observation"] or reply["action"] != first["action"]:
+                self.close()
+                raise RuntimeError("the workers' envs do not share one observation and action space")
+        self.single_observation_space = first["observation"]
+        self.single_action_space = first["action"]
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = {**first["metadata"], "autoreset_mode": self.autoreset_mode}
+        self.render_mode = first["render_mode"]
+        self._observations: Any = None
+
+    @property
+    def processes(self) -> list[BaseProcess]:
+        """The worker processes (tests check that ``close()`` ends them)."""
+        return list(self._processes)
+
+    def _send(self, command: str, payloads: Sequence[Any]) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError("this BatchedVectorEnv is closed")
+        try:
+            for pipe, payload in zip(self._pipes, payloads, strict=True):
+                pipe.send((command, payload))
+        except (OSError, ValueError) as error:
+            self.close(terminate=True)
+            raise RuntimeError("a batched worker is gone; the vector env has been closed") from error
+
+    def _gather(self) -> list[Any]:
+        """One reply from every worker, always all of them (so no pipe is left holding a stale reply); on any
+        error the vector env is closed and the first worker error is raised."""
+        results: list[Any] = []
+        failure: BaseException | None = None
+        for number, pipe in enumerate(self._pipes):
+            try:
+                status, result = pipe.recv()
+            except (EOFError, OSError) as lost:
+                if failure is None:
+                    failure = RuntimeError(f"batched worker {number} died (exit code {self._exitcode(number)})")
+                    failure.__cause__ = lost
+                continue
+            if status == "error":
+                worker_error, trace = result
+                worker_error.add_note(f"raised in batched worker {number} (envs {self._span(number)}):\n{trace}")
+                failure = failure or worker_error
+            results.append(result)
+        if failure is not None:
+            self.close()
+            raise failure
+        return results
+
+    def _exitcode(self, number: int) -> int | None:
+        self._processes[number].join(timeout=1.0)
+        return self._processes[number].exitcode
+
+    def _span(self, number: int) -> str:
+        indices = self.slices[number]
+        return f"{indices.start} to {indices.stop - 1}"
+
+    def _split(self, values: Sequence[Any]) -> list[list[Any]]:
+        return [list(values[indices.start : indices.stop]) for indices in self.slices]
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """As ``SyncVectorEnv.reset``: env ``i`` gets ``seed + i`` (or ``seed[i]``), every env the same options,
+        and ``options["reset_mask"]`` resets only the envs it marks."""
+        seeds = _seeds(seed, self.num_envs)
+        mask = None
+        if options is not None and "reset_mask" in options:
+            options = dict(options)
+            mask = _checked_mask(options.pop("reset_mask"), self.num_envs)
+        masks = self._split(mask.tolist()) if mask is not None else [None] * len(self.slices)
+        payloads = [(s, options, m) for s, m in zip(self._split(seeds), masks, strict=True)]
+        self._send("reset", payloads)
+        replies = self._gather()
+        infos = _merge_infos(
+            [(s.start, infos) for s, (_, infos) in zip(self.slices, replies, strict=True)], self.num_envs
+        )
+        return self._batch_obs([obs for slice_obs, _ in replies for obs in slice_obs]), infos
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One message to each worker with its slice of ``actions``, one reply back; SAME_STEP autoreset."""
+        action_list = list(iterate(self.action_space, actions))
+        if len(action_list) != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {len(action_list)}")
+        self._send("step", self._split(action_list))
+        replies = self._gather()
+        obs = [o for reply in replies for o in reply[0]]
+        rewards = np.array([r for reply in replies for r in reply[1]], dtype=np.float64)
+        terminations = np.array([t for reply in replies for t in reply[2]], dtype=np.bool_)
+        truncations = np.array([t for reply in replies for t in reply[3]], dtype=np.bool_)
+        parts = [(s.start, reply[4]) for s, reply in zip(self.slices, replies, strict=True)]
+        return self._batch_obs(obs), rewards, terminations, truncations, _merge_infos(parts, self.num_envs)
+
+    def _batch_obs(self, obs: list[Any]) -> Any:
+        self._observations = concatenate(self.single_observation_space, obs, self._observations)
+        return self._observations
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls a method of (or reads an attribute of) every sub-env, as ``SyncVectorEnv.call`` does."""
+        self._send("call", [(name, args, kwargs)] * len(self.slices))
+        return tuple(result for results in self._gather() for result in results)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        if not isinstance(values, list | tuple):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(
+                f"Values must be a list or tuple with length equal to the number of environments ({self.num_envs})"
+            )
+        self._send("set_attr", [(name, part) for part in self._split(values)])
+        self._gather()
+
+    def render(self) -> tuple[Any, ...] | None:
+        return self.call("render")
+
+    def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
+        """Asks every worker to close its envs and exit, waits for it, and terminates whatever does not
+        (at once with ``terminate=True``, as ``AsyncVectorEnv.close(terminate=True)``)."""
+        self.closed = True  # a failure below must not send close() round again from __del__
+        for pipe in [] if terminate else self._pipes:
+            with contextlib.suppress(OSError, ValueError):
+                pipe.send(("close", None))
+        for pipe, process in zip(self._pipes, self._processes, strict=True):
+            process.join(timeout=0 if terminate else CLOSE_TIMEOUT_S)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+            pipe.close()
+        self._pipes, self._processes = [], []
+
+
+def _seeds(seed: int | list[int | None] | None, num_envs: int) -> list[int | None]:
+    """SyncVectorEnv's seeding: ``None`` for all, ``seed + i`` for env ``i``, or one seed per env."""
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, int):
+        return [seed + i for i in range(num_envs)]
+    if len(seed) != num_envs:
+        raise ValueError(f"If seeds are passed as a list the length must match num_envs={num_envs}, got {len(seed)}")
+    return list(seed)
+
+
+def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:
+    """The checks ``SyncVectorEnv`` makes on ``options["reset_mask"]``."""
+    if not isinstance(mask, np.ndarray) or mask.shape != (num_envs,) or mask.dtype != np.bool_ or not mask.any():
+        raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({num_envs},) with a True")
+    return mask
