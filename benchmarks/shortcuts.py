@@ -40,7 +40,8 @@ from rich.console import Console
 from rich.table import Table
 
 import officegym  # noqa: F401  (registers the env ids)
-from officegym.envs.core.actions import FINISH_ACTION, Action
+from officegym.envs.core.actions import Action
+from officegym.envs.invoice_approval.baselines import StepsFactory, StepsPolicy
 from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
 from officegym.envs.invoice_approval.db import CANONICAL_SEED
 from officegym.envs.invoice_approval.entities import ID_PATTERNS as INVOICE_ID_PATTERNS
@@ -50,9 +51,8 @@ from officegym.envs.invoice_approval.rules import (
     LIVE_STATUSES,
     Ruling,
     Steps,
+    decide,
     escalation_target,
-    is_duplicate,
-    po_problem,
     processing_key,
     solver_steps,
     vat_ok,
@@ -72,37 +72,9 @@ DECISION_TOOLS = ("approve_invoice", "reject_invoice", "hold_invoice", "escalate
 REJECT_CODES = ("DUPLICATE", "MISSING_PO", "INVALID_PO", "VAT_ERROR")
 HOLD_CODES = ("SUPPLIER_BLOCKED", "PO_EXCEEDED")
 ROLES = ("Teamleiter", "Abteilungsleiter", "Bereichsleiter", "CFO")
-StepsFactory = Callable[[str, dict[str, Any]], Steps]
-"""Makes one episode's coroutine from the opening observation and the reset info."""
 
 
 # ------------------------------------------------------------------------------------- playing shortcuts
-class StepsPolicy:
-    """Plays a coroutine that yields tool calls and is sent each observation; ``finish`` once it returns."""
-
-    def __init__(self, name: str, factory: StepsFactory) -> None:
-        self.name = name
-        self._factory = factory
-        self._steps: Steps | None = None
-        self._started = False
-
-    def reset(self, observation: str, info: dict[str, Any]) -> None:
-        self._steps = self._factory(observation, info)
-        self._started = False
-
-    def act(self, observation: str) -> Action:
-        if self._steps is None:
-            return FINISH_ACTION
-        try:
-            if not self._started:
-                self._started = True
-                return next(self._steps)
-            return self._steps.send(observation)
-        except StopIteration:
-            self._steps = None
-            return FINISH_ACTION
-
-
 @dataclass(frozen=True)
 class Shortcut:
     """A named cheap policy: ``make(env)`` returns a fresh policy for one env."""
@@ -223,33 +195,6 @@ VAT_CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {
 }
 
 
-def decide_with(
-    vat_check: Callable[[dict[str, Any]], bool],
-    invoice: dict[str, Any],
-    supplier: dict[str, Any],
-    po: dict[str, Any] | None,
-    same_supplier: Iterable[dict[str, Any]],
-    actor: dict[str, Any],
-    approvers: Sequence[dict[str, Any]],
-) -> Ruling:
-    """``rules.decide`` with rule 5 replaced by ``vat_check`` (rules 1-7 in order, the first failure decides)."""
-    iid = invoice["invoice_id"]
-    if supplier["is_blocked"]:
-        return Ruling(iid, "hold", "SUPPLIER_BLOCKED")
-    if is_duplicate(invoice, same_supplier):
-        return Ruling(iid, "reject", "DUPLICATE")
-    problem = po_problem(invoice, po)
-    if problem is not None:
-        return problem
-    if not vat_check(invoice):
-        return Ruling(iid, "reject", "VAT_ERROR")
-    limit = actor["limit_cents"]
-    if limit is not None and invoice["gross_cents"] > limit:
-        target = escalation_target(((a["approver_id"], a["limit_cents"]) for a in approvers), invoice["gross_cents"])
-        return Ruling(iid, "escalate", target)
-    return Ruling(iid, "approve")
-
-
 def rules_agent(vat_check: str, vat_error_when_refused: bool) -> StepsFactory:
     """The reference solver's reads and processing order, deciding with rule 5 as ``VAT_CHECKS[vat_check]``;
     with ``vat_error_when_refused`` an approval the ledger refuses becomes a VAT_ERROR reject. With
@@ -276,7 +221,7 @@ def rules_agent(vat_check: str, vat_error_when_refused: bool) -> StepsFactory:
         for invoice in invoices:
             po = pos.get(invoice["po_number"] or "")
             supplier, same_supplier = suppliers[invoice["supplier_id"]], known[invoice["supplier_id"]]
-            ruling = decide_with(check, invoice, supplier, po, same_supplier, actor, approvers)
+            ruling = decide(invoice, supplier, po, same_supplier, actor, approvers, vat_check=check)
             result = yield ruling.as_action()
             if ruling.kind == "approve" and result.startswith("Error:") and vat_error_when_refused:
                 ruling = Ruling(ruling.invoice_id, "reject", "VAT_ERROR")

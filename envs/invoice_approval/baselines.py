@@ -6,7 +6,7 @@ order, calls tools and decides, so it also solves tasks of companies generated f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core.actions import FINISH_ACTION, Action
@@ -17,16 +17,22 @@ from .rules import Steps, solver_steps
 INVOICE_ID = ID_PATTERNS["invoice_id"]
 
 
-class InvoiceSolverPolicy:
-    name = "solver"
+StepsFactory = Callable[[str, dict[str, Any]], Steps]
+"""Makes one episode's coroutine from the opening observation and the reset info."""
 
-    def __init__(self) -> None:
+
+class StepsPolicy:
+    """Plays a coroutine that yields tool calls and is sent each observation; ``finish`` once it returns. The
+    reference solver is one (``rules.solver_steps``); the shortcut benchmark plays its variants the same way."""
+
+    def __init__(self, name: str, factory: StepsFactory) -> None:
+        self.name = name
+        self._factory = factory
         self._steps: Steps | None = None
         self._started = False
 
     def reset(self, observation: str, info: dict[str, Any]) -> None:
-        scope = list(dict.fromkeys(INVOICE_ID.findall(observation)))
-        self._steps = solver_steps(scope)
+        self._steps = self._factory(observation, info)
         self._started = False
 
     def act(self, observation: str) -> Action:
@@ -40,6 +46,13 @@ class InvoiceSolverPolicy:
         except StopIteration:
             self._steps = None
             return FINISH_ACTION
+
+
+def InvoiceSolverPolicy() -> StepsPolicy:
+    """The reference solver on the work order's invoices, in the order the work order lists them."""
+    return StepsPolicy(
+        "solver", lambda observation, info: solver_steps(list(dict.fromkeys(INVOICE_ID.findall(observation))))
+    )
 
 
 BASELINES: Mapping[str, PolicyFactory] = {"solver": lambda env, seed: InvoiceSolverPolicy()}

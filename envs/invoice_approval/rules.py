@@ -103,8 +103,10 @@ def decide(
     same_supplier: Iterable[dict[str, Any]],
     actor: dict[str, Any],
     approvers: Sequence[dict[str, Any]],
+    vat_check: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Ruling:
-    """Apply rules 1-7 in order; the first rule that fails decides."""
+    """Apply rules 1-7 in order; the first rule that fails decides. ``vat_check`` replaces rule 5's check (the
+    shortcut benchmark measures agents that check less); the policy's own is ``vat_ok``."""
     iid = invoice["invoice_id"]
     if supplier["is_blocked"]:
         return Ruling(iid, "hold", "SUPPLIER_BLOCKED")
@@ -113,7 +115,7 @@ def decide(
     problem = po_problem(invoice, po)
     if problem is not None:
         return problem
-    if not vat_ok(invoice):
+    if not (vat_check or vat_ok)(invoice):
         return Ruling(iid, "reject", "VAT_ERROR")
     limit = actor["limit_cents"]
     if limit is not None and invoice["gross_cents"] > limit:
