@@ -3,6 +3,7 @@
 Every env instance of the same company shares one ``Bundle``: the seed bytes, the episode template (hidden
 columns dropped), the fingerprint, the tasks, and each task's gold final state (computed on first use).
 Tasks carry the fingerprint of the company they were made for; a mismatch is refused with a clear error.
+``company_scale`` multiplies the company's size (``authoring/world.py``); only seed 42 at scale 1 is shipped.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Bundle:
     template: bytes
     fingerprint: str
     tasks: dict[str, Task]
+    company_scale: int = 1
     _gold: dict[str, BookState] = field(default_factory=dict)
 
     def gold_state(self, task_id: str) -> BookState:
@@ -66,10 +68,17 @@ def read_tasks(path: Path) -> list[Task]:
     return tasks
 
 
+def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = None, company_scale: int = 1) -> Bundle:
+    """The canonical company from assets, or a company generated from ``company_seed`` and ``company_scale``
+    with fresh tasks. One cache entry per company whichever way it is asked for: ``load_bundle()`` and
+    ``load_bundle(42, None, 1)`` are the same bundle (and so share its cached gold states), which a
+    ``functools.cache`` on this signature would not give."""
+    return _load_bundle(company_seed, tasks_path, company_scale)
+
+
 @cache
-def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = None) -> Bundle:
-    """The canonical company from assets, or a company generated from ``company_seed`` with fresh tasks."""
-    if company_seed == CANONICAL_SEED:
+def _load_bundle(company_seed: int, tasks_path: str | None, company_scale: int) -> Bundle:
+    if company_seed == CANONICAL_SEED and company_scale == 1:
         seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
         verify_seed_bytes(seed_bytes, print_)  # once per process (~8 ms): a damaged asset fails loudly here
         tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path("invoice_approval", TASKS_FILE))
@@ -78,7 +87,7 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
         from .authoring.task_builder import generate_tasks
         from .authoring.world import generate_world
 
-        world = generate_world(company_seed)
+        world = generate_world(company_seed, company_scale)
         conn = build_seed_db(world)
         seed_bytes, print_ = conn.serialize(), fingerprint(conn)
         conn.close()
@@ -88,9 +97,15 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
             raise ValueError(
                 f"task {task.id!r} was made for another company (fingerprint "
                 f"{task.seed_fingerprint[:12]}..., this company is {print_[:12]}... from seed "
-                f"{company_seed}); pass the company_seed its tasks were generated from"
+                f"{company_seed}{_scale_note(company_scale)}); pass the company_seed its tasks were generated from"
             )
-    return Bundle(company_seed, seed_bytes, episode_template(seed_bytes), print_, {t.id: t for t in tasks})
+    template = episode_template(seed_bytes)
+    return Bundle(company_seed, seed_bytes, template, print_, {t.id: t for t in tasks}, company_scale)
+
+
+def _scale_note(company_scale: int) -> str:
+    """The scale in the mismatch message only when it is not the default, so scale-1 messages stay as they were."""
+    return "" if company_scale == 1 else f" at company_scale {company_scale}"
 
 
 def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:

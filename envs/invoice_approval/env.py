@@ -27,7 +27,7 @@ from .tasks import TIERS
 from .tools import TOOLS
 
 DEFAULT_MAX_TURNS = 200
-ACCEPTED = ("task_ids", "tier", "max_turns", "render_mode", "company_seed", "tasks_path")
+ACCEPTED = ("task_ids", "tier", "max_turns", "render_mode", "company_seed", "tasks_path", "company_scale")
 
 
 @cache
@@ -80,6 +80,8 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
     - ``render_mode``: ``"ansi"`` or ``"human"``.
     - ``company_seed``: 42 for the shipped company; any other seed generates a company and fresh tasks.
     - ``tasks_path``: a JSONL task file made for the selected company.
+    - ``company_scale``: 1 to 100 (default 1): suppliers, POs and invoices times this factor; any scale but 1
+      generates the company, also for seed 42.
 
     ## Examples
     >>> import gymnasium as gym, officegym
@@ -102,6 +104,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         render_mode: str | None = None,
         company_seed: int = CANONICAL_SEED,
         tasks_path: str | None = None,
+        company_scale: int = 1,
         **unknown: Any,
     ) -> None:
         arguments.unknown_arguments(type(self).__name__, unknown, ACCEPTED)
@@ -109,10 +112,11 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         company_seed = arguments.whole_number(
             "company_seed", company_seed, minimum=0, maximum=arguments.SEED_LIMIT - 1, example=CANONICAL_SEED
         )
+        company_scale = arguments.whole_number("company_scale", company_scale, minimum=1, maximum=100, example=10)
         if tasks_path is not None:
             path = arguments.text_file("tasks_path", tasks_path, "a tasks .jsonl file made for this company")
             tasks_path = str(path)
-        self.bundle: Bundle = load_bundle(company_seed, tasks_path)
+        self.bundle: Bundle = load_bundle(company_seed, tasks_path, company_scale)
         tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
         example = "'single-1', 'batch-3', 'long-2', 'hard-10'"
         self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "task", example)

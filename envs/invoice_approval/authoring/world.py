@@ -4,6 +4,11 @@
 order), so a seed always gives the same company in any process. Seed 42 is the canonical company shipped in
 ``assets/invoice_approval/seed.sqlite``: 60 suppliers, 150 purchase orders, 200 invoices (182 received, 18
 history), with the traps of ``traps.PLAN`` planted among the received invoices.
+
+``generate_world(seed, scale)`` multiplies suppliers, POs and invoices (received and history) by ``scale``
+(1..100) and plants the whole trap plan ``scale`` times, so a bigger company keeps the same mix of traps per
+invoice and invoices per supplier; the 14 approvers stay. Scale 1 draws exactly the same random numbers as
+before scales existed, so every seed's default company (the shipped one among them) is unchanged.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ N_HISTORY_APPROVED = 13
 N_HISTORY_REJECTED = 5
 N_BLOCKED = 4
 COUNTRY_MIX = (("AT", 6), ("NL", 6))  # the rest are German
+N_HISTORY = N_HISTORY_APPROVED + N_HISTORY_REJECTED
+MAX_SCALE = 100  # creditor numbers (70001-79998) hold 166 x 60 suppliers; 100 keeps invoice IDs at five digits
 
 
 @cache
@@ -39,23 +46,29 @@ def load_asset(name: str) -> Any:
     return read_json(asset_path("invoice_approval", name))
 
 
-def generate_world(seed: int = CANONICAL_SEED) -> World:
-    """Build the company for ``seed``. Raises if an internal invariant of the plan does not hold."""
+def generate_world(seed: int = CANONICAL_SEED, scale: int = 1) -> World:
+    """Build the company for ``seed`` at ``scale`` times the canonical size. Raises if an internal invariant of
+    the plan does not hold."""
+    if isinstance(scale, bool) or not isinstance(scale, int) or not 1 <= scale <= MAX_SCALE:
+        raise ValueError(f"scale must be a whole number from 1 to {MAX_SCALE}, got {scale!r}")
     rng = random.Random(seed)
     config, names = load_asset("categories.json"), NameBook(load_asset("names.json"))
     world = World(seed=seed)
     world.approvers = make_approvers(rng, config, names)
-    world.suppliers = make_suppliers(rng, config, names)
+    world.suppliers = make_suppliers(rng, config, names, scale)
     factory = InvoiceFactory(rng, world.suppliers, world.approvers, config, names)
-    plant_all(factory)
-    add_history(factory)
-    while sum(1 for i in factory.invoices if i.status == "received") < N_RECEIVED:
+    for _ in range(scale):
+        plant_all(factory)
+    add_history(factory, scale)
+    received = sum(1 for i in factory.invoices if i.status == "received")
+    while received < N_RECEIVED * scale:  # a running count: recounting per clean invoice is quadratic at 100x
         factory.clean()
-    add_filler_pos(factory)
+        received += 1
+    add_filler_pos(factory, scale)
     world.purchase_orders = sorted(factory.pos, key=lambda p: p.po_number)
     world.invoices = assign_invoice_ids(factory.invoices)
     world.ledger = book_history(world)
-    check_world(world)
+    check_world(world, scale)
     return world
 
 
@@ -77,22 +90,20 @@ def make_approvers(rng: random.Random, config: dict[str, Any], names: NameBook) 
     return sorted(approvers, key=lambda a: a.approver_id)
 
 
-def make_suppliers(rng: random.Random, config: dict[str, Any], names: NameBook) -> list[Supplier]:
-    """60 suppliers; a few Austrian and Dutch ones among the categories they sell; four are blocked."""
-    categories = [c for c, spec in config["categories"].items() for _ in range(spec["suppliers"])]
+def make_suppliers(rng: random.Random, config: dict[str, Any], names: NameBook, scale: int = 1) -> list[Supplier]:
+    """60 suppliers per scale; a few Austrian and Dutch ones among the categories they sell; four are blocked."""
+    categories = [c for c, spec in config["categories"].items() for _ in range(spec["suppliers"] * scale)]
     rng.shuffle(categories)
     foreign_slots = [i for i, c in enumerate(categories) if c in FOREIGN_CATEGORIES]
     countries = ["DE"] * len(categories)
-    chosen = rng.sample(foreign_slots, sum(n for _, n in COUNTRY_MIX))
-    for slot, country in zip(chosen, [c for c, n in COUNTRY_MIX for _ in range(n)], strict=True):
+    chosen = rng.sample(foreign_slots, sum(n * scale for _, n in COUNTRY_MIX))
+    for slot, country in zip(chosen, [c for c, n in COUNTRY_MIX for _ in range(n * scale)], strict=True):
         countries[slot] = country
     creditors = sorted(rng.sample(range(70001, 79999), len(categories)))
     suppliers: list[Supplier] = []
     used: set[str] = set()
     for creditor, category, country in zip(creditors, categories, countries, strict=True):
-        name = names.company(rng, category, country)
-        while name in used:
-            name = names.company(rng, category, country)
+        name = unique_company_name(rng, names, category, country, used, scale)
         used.add(name)
         street, postal, city = names.address(rng, country)
         suppliers.append(
@@ -110,15 +121,39 @@ def make_suppliers(rng: random.Random, config: dict[str, Any], names: NameBook) 
                 category=category,
             )
         )
-    for supplier, reason in zip(rng.sample(suppliers, N_BLOCKED), config["block_reasons"], strict=True):
-        supplier.is_blocked, supplier.block_reason = True, reason
+    reasons = config["block_reasons"]  # one per blocked supplier at scale 1; they repeat in bigger companies
+    for index, supplier in enumerate(rng.sample(suppliers, N_BLOCKED * scale)):
+        supplier.is_blocked, supplier.block_reason = True, reasons[index % len(reasons)]
     return suppliers
 
 
+NAME_TRIES = 20  # redraws of a taken name before a bigger company names a branch instead
+
+
+def unique_company_name(
+    rng: random.Random, names: NameBook, category: str, country: str, used: set[str], scale: int
+) -> str:
+    """A supplier name not yet ``used``. At scale 1 it redraws until free, as it always did (the canonical draws);
+    a bigger company outgrows the name book (12 Austrian surnames and stems), so after ``NAME_TRIES`` redraws
+    it takes the first free branch of the last name drawn ("..., Zweigniederlassung 2")."""
+    name = names.company(rng, category, country)
+    tries = 0
+    while name in used:
+        if scale > 1 and tries >= NAME_TRIES:
+            return next(
+                f"{name}, Zweigniederlassung {n}"
+                for n in range(2, 10**6)
+                if f"{name}, Zweigniederlassung {n}" not in used
+            )
+        name = names.company(rng, category, country)
+        tries += 1
+    return name
+
+
 # ---------------------------------------------------------------------- history and filler
-def add_history(f: InvoiceFactory) -> None:
-    """Last month's decided invoices, topped up to 13 approved and 5 rejected."""
-    while sum(1 for i in f.invoices if i.status == "approved") < N_HISTORY_APPROVED:
+def add_history(f: InvoiceFactory, scale: int = 1) -> None:
+    """Last month's decided invoices, topped up to 13 approved and 5 rejected per scale."""
+    while sum(1 for i in f.invoices if i.status == "approved") < N_HISTORY_APPROVED * scale:
         s = f.supplier()
         net = f.net(s.category)
         f.invoice(
@@ -130,23 +165,24 @@ def add_history(f: InvoiceFactory) -> None:
             trap="history",
         )
     codes = ["VAT_ERROR", "MISSING_PO", "INVALID_PO", "DUPLICATE"]
-    while sum(1 for i in f.invoices if i.status == "rejected") < N_HISTORY_REJECTED:
+    while sum(1 for i in f.invoices if i.status == "rejected") < N_HISTORY_REJECTED * scale:
         s = f.supplier()
         invoice = f.invoice(
             s, f.net(s.category), po=None, received=f.received_day(history=True), status="rejected", trap="history"
         )
         invoice.reason_code = f.rng.choice(codes)
+    pos = {p.po_number: p for p in f.pos}  # a lookup, not a scan per invoice: 1,500 POs at 10x
     for invoice in f.invoices:
         if invoice.status == "approved" and invoice.po_number:
-            po = next(p for p in f.pos if p.po_number == invoice.po_number)
-            po.net_invoiced_cents += invoice.net_cents
+            pos[invoice.po_number].net_invoiced_cents += invoice.net_cents
 
 
-def add_filler_pos(f: InvoiceFactory) -> None:
-    """POs without open invoices (some closed, some partly invoiced) up to the canonical count."""
-    if len(f.pos) > N_PURCHASE_ORDERS:
-        raise RuntimeError(f"the plan needs {len(f.pos)} POs, more than {N_PURCHASE_ORDERS}")
-    while len(f.pos) < N_PURCHASE_ORDERS:
+def add_filler_pos(f: InvoiceFactory, scale: int = 1) -> None:
+    """POs without open invoices (some closed, some partly invoiced) up to the canonical count per scale."""
+    wanted = N_PURCHASE_ORDERS * scale
+    if len(f.pos) > wanted:
+        raise RuntimeError(f"the plan needs {len(f.pos)} POs, more than {wanted}")
+    while len(f.pos) < wanted:
         s = f.rng.choice(f.suppliers)
         value = f.rng.randint(5, 400) * 10000
         closed = f.rng.random() < 0.2
@@ -180,12 +216,13 @@ def book_history(world: World) -> list[LedgerLine]:
 
 
 # ---------------------------------------------------------------------- invariants
-def check_world(world: World) -> None:
-    """The canonical counts, PO references, and no duplicate number the plan did not put there."""
+def check_world(world: World, scale: int = 1) -> None:
+    """The canonical counts (times ``scale``), PO references, and no duplicate number the plan did not put there."""
     received = [i for i in world.invoices if i.status == "received"]
-    assert len(world.suppliers) == N_SUPPLIERS, len(world.suppliers)
-    assert len(world.purchase_orders) == N_PURCHASE_ORDERS, len(world.purchase_orders)
-    assert len(received) == N_RECEIVED and len(world.invoices) == N_RECEIVED + 18, len(world.invoices)
+    assert len(world.suppliers) == N_SUPPLIERS * scale, len(world.suppliers)
+    assert len(world.purchase_orders) == N_PURCHASE_ORDERS * scale, len(world.purchase_orders)
+    assert len(received) == N_RECEIVED * scale, len(received)
+    assert len(world.invoices) == (N_RECEIVED + N_HISTORY) * scale, len(world.invoices)
     planted = {
         "exact_duplicate",
         "spelling_duplicate",
