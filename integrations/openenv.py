@@ -38,26 +38,20 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 
 from ..envs.core.tool_env import ToolEnv
+from .optional import import_optional, install_hint
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-EXTRA = "pip install 'officegym[openenv]'"
+EXTRA = install_hint("openenv")
 DEFAULT_MAX_SESSIONS = 256
 RESET_PARAMETERS = ("seed", "task_id", "episode_id")
 NO_EPISODE = "Error: no episode has started in this session; send reset (with task_id and seed if wanted) first."
 
 
 def require(module: str) -> Any:
-    """Import an optional dependency, or fail with the one command that installs it."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(
-            f"officegym's OpenEnv server needs openenv-core 0.3 ({module} is missing): {EXTRA}"
-        ) from error
+    """Import a module of the extra, or fail with the one command that installs it."""
+    return import_optional(module, "officegym's OpenEnv server needs openenv-core 0.3", "openenv")
 
 
 # --------------------------------------------------------------------------- one session, without OpenEnv

@@ -29,7 +29,6 @@ call); ``get_reward`` then sends ``finish`` and returns the grade, the same numb
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import re
@@ -40,13 +39,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import gymnasium as gym
 
 from ..envs.core import FINISH_ACTION
+from .optional import import_optional, install_hint
 
 if TYPE_CHECKING:
     from datasets import Dataset
 
 __all__ = ["OfficeGymEnvironment", "environment_factory", "make_dataset"]
 
-EXTRA_HINT = "pip install 'officegym[trl]'"
+EXTRA_HINT = install_hint("trl")
 _DOCSTRING_HEADERS = re.compile(r"\b(Args|Arguments|Returns|Raises):")
 _SIMPLE_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None)}
 _LITERAL: Any = Literal  # subscripted with values known only at run time
@@ -271,7 +271,4 @@ def _row(env: gym.Env[Any, Any], task_id: str) -> dict[str, Any]:
 
 def _require(module: str) -> ModuleType:
     """Import an optional dependency, or say which extra installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(f"officegym.integrations.trl needs the '{module}' package: {EXTRA_HINT}") from error
+    return import_optional(module, "officegym.integrations.trl needs TRL's packages", "trl")

@@ -27,7 +27,6 @@ package, with or without the extra, and ``import verifiers.v1`` alone takes seco
 import asyncio
 import functools
 import hashlib
-import importlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -37,8 +36,9 @@ import gymnasium as gym
 
 import officegym  # noqa: F401  (registers the env ids with gymnasium)
 from officegym.envs.core.actions import FINISH_SCHEMA
+from officegym.integrations.optional import import_optional, install_hint
 
-EXTRA = "pip install 'officegym[verifiers]'"
+EXTRA = install_hint("verifiers")
 SEED = 0  # every episode is reset with it, on the server and in a replay: both see the same world
 # Live episodes one server keeps: vf-eval runs 128 rollouts at once by default, an InvoiceApproval episode holds
 # ~0.4 MB, and an evicted episode is rebuilt from its record when it is called again.
@@ -49,12 +49,7 @@ NO_TASK = "Error: this rollout has no officegym task (its state names none); not
 
 def require(module: str) -> Any:
     """Import a module of the extra, or fail with the one command that installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise ImportError(
-            f"officegym's verifiers integration needs verifiers 0.4 and the MCP SDK ({module} is missing): {EXTRA}"
-        ) from error
+    return import_optional(module, "officegym's verifiers integration needs verifiers 0.4 and the MCP SDK", "verifiers")
 
 
 class TaskRow(Protocol):
