@@ -41,19 +41,18 @@ from rich.table import Table
 
 import officegym  # noqa: F401  (registers the env ids)
 from officegym.envs.core.actions import Action
-from officegym.envs.invoice_approval.baselines import StepsFactory, StepsPolicy
+from officegym.envs.invoice_approval.baselines import StepsFactory, StepsPolicy, work_order_scope
 from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
 from officegym.envs.invoice_approval.db import CANONICAL_SEED
 from officegym.envs.invoice_approval.entities import ID_PATTERNS as INVOICE_ID_PATTERNS
 from officegym.envs.invoice_approval.money import required_rate, vat_cents
 from officegym.envs.invoice_approval.rules import (
     KLEINBETRAG_LIMIT_CENTS,
-    LIVE_STATUSES,
     Ruling,
     Steps,
-    decide,
     escalation_target,
-    processing_key,
+    read_books,
+    read_json,
     solver_steps,
     vat_ok,
 )
@@ -132,15 +131,8 @@ def pooled(summaries: Sequence[Mapping[str, Any]], tiers: Sequence[str]) -> dict
 
 
 # ----------------------------------------------------------------------------- InvoiceApproval shortcuts
-def scope_of(observation: str) -> list[str]:
-    """The work order's invoice IDs, in the listed order."""
-    return list(dict.fromkeys(INVOICE_ID.findall(observation)))
-
-
-def read(name: str, **arguments: Any) -> Generator[Action, str, Any]:
-    """Yield one read call and return its parsed JSON (None for an ``Error:``)."""
-    result = yield {"name": name, "arguments": arguments}
-    return None if result.startswith("Error:") else json.loads(result)
+scope_of = work_order_scope
+"""The work order's invoice IDs, in the listed order."""
 
 
 def nothing(observation: str, info: dict[str, Any]) -> Steps:
@@ -169,11 +161,11 @@ def approve_else_vat_error(observation: str, info: dict[str, Any]) -> Steps:
 def escalate_all(observation: str, info: dict[str, Any]) -> Steps:
     """Escalate every invoice to its rule-6 target (lowest limit covering the gross, smallest ID, never
     oneself), whatever the other rules say."""
-    actor = yield from read("whoami")
-    approvers = (yield from read("list_approvers"))["approvers"]
+    actor = yield from read_json("whoami")
+    approvers = (yield from read_json("list_approvers"))["approvers"]
     others = [(a["approver_id"], a["limit_cents"]) for a in approvers if a["approver_id"] != actor["approver_id"]]
     for invoice_id in scope_of(observation):
-        invoice = yield from read("get_invoice", invoice_id=invoice_id)
+        invoice = yield from read_json("get_invoice", invoice_id=invoice_id)
         try:
             target = escalation_target(others, invoice["gross_cents"])
         except ValueError:  # nobody else covers the gross (the acting CFO): leave it
@@ -202,44 +194,17 @@ def rules_agent(vat_check: str, vat_error_when_refused: bool) -> StepsFactory:
     check = VAT_CHECKS[vat_check]
 
     def steps(observation: str, info: dict[str, Any]) -> Steps:
-        actor = yield from read("whoami")
-        approvers = (yield from read("list_approvers"))["approvers"]
-        invoices = []
-        for invoice_id in scope_of(observation):
-            invoices.append((yield from read("get_invoice", invoice_id=invoice_id)))
-        invoices.sort(key=processing_key)
-        suppliers: dict[str, Any] = {}
-        known: dict[str, list[dict[str, Any]]] = {}
-        for sid in dict.fromkeys(i["supplier_id"] for i in invoices):
-            suppliers[sid] = yield from read("get_supplier", supplier_id=sid)
-            known[sid] = []
-            for status in LIVE_STATUSES:
-                known[sid] += (yield from read("list_invoices", status=status, supplier_id=sid, limit=200))["invoices"]
-        pos: dict[str, Any] = {}
-        for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"]):
-            pos[number] = yield from read("get_purchase_order", po_number=number)
-        for invoice in invoices:
-            po = pos.get(invoice["po_number"] or "")
-            supplier, same_supplier = suppliers[invoice["supplier_id"]], known[invoice["supplier_id"]]
-            ruling = decide(invoice, supplier, po, same_supplier, actor, approvers, vat_check=check)
+        picture = yield from read_books(scope_of(observation))
+        for invoice in picture.invoices:
+            ruling = picture.ruling(invoice, check)
             result = yield ruling.as_action()
             if ruling.kind == "approve" and result.startswith("Error:") and vat_error_when_refused:
                 ruling = Ruling(ruling.invoice_id, "reject", "VAT_ERROR")
                 result = yield ruling.as_action()
             if not result.startswith("Error:"):
-                remember(ruling, invoice, known, po)
+                picture.remember(ruling, invoice)
 
     return steps
-
-
-def remember(ruling: Ruling, invoice: dict[str, Any], known: dict[str, list[dict[str, Any]]], po: Any) -> None:
-    """Keep the agent's picture of the books current after its own decision (as the solver does)."""
-    status = {"approve": "approved", "reject": "rejected", "hold": "on_hold", "escalate": "escalated"}[ruling.kind]
-    for row in known[invoice["supplier_id"]]:
-        if row["invoice_id"] == invoice["invoice_id"]:
-            row["status"] = status
-    if ruling.kind == "approve" and po is not None:
-        po["net_invoiced_cents"] += invoice["net_cents"]
 
 
 def listed_order_rules(observation: str, info: dict[str, Any]) -> Steps:
@@ -255,10 +220,10 @@ def invoice_id_order_rules(observation: str, info: dict[str, Any]) -> Steps:
 def invoice_fields_only(observation: str, info: dict[str, Any]) -> Steps:
     """Reads each invoice but nothing behind it (no supplier, PO or earlier invoices), in the listed order:
     no PO above 250.00 -> MISSING_PO, VAT wrong -> VAT_ERROR, above the limit -> escalate, else approve."""
-    actor = yield from read("whoami")
-    approvers = (yield from read("list_approvers"))["approvers"]
+    actor = yield from read_json("whoami")
+    approvers = (yield from read_json("list_approvers"))["approvers"]
     for invoice_id in scope_of(observation):
-        invoice = yield from read("get_invoice", invoice_id=invoice_id)
+        invoice = yield from read_json("get_invoice", invoice_id=invoice_id)
         gross, limit = invoice["gross_cents"], actor["limit_cents"]
         if invoice["po_number"] is None and gross > KLEINBETRAG_LIMIT_CENTS:
             ruling = Ruling(invoice_id, "reject", "MISSING_PO")
@@ -304,14 +269,14 @@ def task_id_lookup(table: LookupTable, read_targets: bool = False) -> StepsFacto
             arguments = {**action["arguments"], "invoice_id": scope[index]}
             if read_targets and action["name"] == "escalate_invoice":
                 if others is None:
-                    actor = yield from read("whoami")
-                    approvers = (yield from read("list_approvers"))["approvers"]
+                    actor = yield from read_json("whoami")
+                    approvers = (yield from read_json("list_approvers"))["approvers"]
                     others = [
                         (a["approver_id"], a["limit_cents"])
                         for a in approvers
                         if a["approver_id"] != actor["approver_id"]
                     ]
-                invoice = yield from read("get_invoice", invoice_id=scope[index])
+                invoice = yield from read_json("get_invoice", invoice_id=scope[index])
                 with suppress(ValueError):
                     arguments["approver_id"] = escalation_target(others, invoice["gross_cents"])
             yield {"name": action["name"], "arguments": arguments}

@@ -48,11 +48,14 @@ class StepsPolicy:
             return FINISH_ACTION
 
 
+def work_order_scope(observation: str) -> list[str]:
+    """The invoice IDs a work order names, in its order, each once."""
+    return list(dict.fromkeys(INVOICE_ID.findall(observation)))
+
+
 def InvoiceSolverPolicy() -> StepsPolicy:
     """The reference solver on the work order's invoices, in the order the work order lists them."""
-    return StepsPolicy(
-        "solver", lambda observation, info: solver_steps(list(dict.fromkeys(INVOICE_ID.findall(observation))))
-    )
+    return StepsPolicy("solver", lambda observation, info: solver_steps(work_order_scope(observation)))
 
 
 BASELINES: Mapping[str, PolicyFactory] = {"solver": lambda env, seed: InvoiceSolverPolicy()}

@@ -128,10 +128,65 @@ def decide(
 Steps = Generator[Action, str, None]
 
 
-def _read(name: str, **arguments: Any) -> Generator[Action, str, Any]:
+def read_json(name: str, **arguments: Any) -> Generator[Action, str, Any]:
     """Yield one read call, receive its observation, return the parsed JSON (None for an ``Error:``)."""
     result = yield {"name": name, "arguments": arguments}
     return None if result.startswith("Error:") else json.loads(result)
+
+
+@dataclass
+class Picture:
+    """What the solver has learned of the books through the agent's own tools, kept current after its own
+    decisions: the acting approver, the approvers, the work order's invoices (in the order it decides them), their
+    suppliers, each supplier's invoices in a live status, and their POs."""
+
+    actor: dict[str, Any]
+    approvers: list[dict[str, Any]]
+    invoices: list[dict[str, Any]]
+    suppliers: dict[str, Any]
+    known: dict[str, list[dict[str, Any]]]
+    pos: dict[str, Any]
+
+    def ruling(self, invoice: dict[str, Any], vat_check: Callable[[dict[str, Any]], bool] | None = None) -> Ruling:
+        """The policy's ruling on one of the work order's invoices, from what has been read."""
+        sid = invoice["supplier_id"]
+        po = self.pos.get(invoice["po_number"] or "")
+        return decide(invoice, self.suppliers[sid], po, self.known[sid], self.actor, self.approvers, vat_check)
+
+    def remember(self, ruling: Ruling, invoice: dict[str, Any]) -> None:
+        """Keep the picture current after a decision: the invoice's new status, and an approval on its PO."""
+        new_status = {"approve": "approved", "reject": "rejected", "hold": "on_hold", "escalate": "escalated"}
+        for row in self.known[invoice["supplier_id"]]:
+            if row["invoice_id"] == invoice["invoice_id"]:
+                row["status"] = new_status[ruling.kind]
+        po = self.pos.get(invoice["po_number"] or "")
+        if ruling.kind == "approve" and po is not None:
+            po["net_invoiced_cents"] += invoice["net_cents"]
+
+
+def read_books(
+    scope: Sequence[str], order: Literal["received", "listed"] = "received"
+) -> Generator[Action, str, Picture]:
+    """Read everything the policy needs about the work order's invoices, as a coroutine of tool calls; the
+    invoices come back in processing order (``order="received"``) or in the listed order."""
+    actor = yield from read_json("whoami")
+    approvers = (yield from read_json("list_approvers"))["approvers"]
+    invoices = []
+    for iid in scope:
+        invoices.append((yield from read_json("get_invoice", invoice_id=iid)))
+    if order == "received":
+        invoices.sort(key=processing_key)
+    suppliers: dict[str, Any] = {}
+    known: dict[str, list[dict[str, Any]]] = {}
+    for sid in dict.fromkeys(i["supplier_id"] for i in invoices):
+        suppliers[sid] = yield from read_json("get_supplier", supplier_id=sid)
+        known[sid] = []
+        for status in LIVE_STATUSES:
+            known[sid] += (yield from read_json("list_invoices", status=status, supplier_id=sid, limit=200))["invoices"]
+    pos: dict[str, Any] = {}
+    for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"]):
+        pos[number] = yield from read_json("get_purchase_order", po_number=number)
+    return Picture(actor, approvers, invoices, suppliers, known, pos)
 
 
 def solver_steps(scope: Sequence[str], order: Literal["received", "listed"] = "received") -> Steps:
@@ -141,34 +196,11 @@ def solver_steps(scope: Sequence[str], order: Literal["received", "listed"] = "r
     processing order. ``order="listed"`` decides them in the listed order instead: a mistake the long and
     hard tasks are built to punish, which the task generator uses as a wrong path.
     """
-    actor = yield from _read("whoami")
-    approvers = (yield from _read("list_approvers"))["approvers"]
-    invoices = []
-    for iid in scope:
-        invoices.append((yield from _read("get_invoice", invoice_id=iid)))
-    if order == "received":
-        invoices.sort(key=processing_key)
-    suppliers: dict[str, Any] = {}
-    known: dict[str, list[dict[str, Any]]] = {}
-    for sid in dict.fromkeys(i["supplier_id"] for i in invoices):
-        suppliers[sid] = yield from _read("get_supplier", supplier_id=sid)
-        known[sid] = []
-        for status in LIVE_STATUSES:
-            known[sid] += (yield from _read("list_invoices", status=status, supplier_id=sid, limit=200))["invoices"]
-    pos: dict[str, Any] = {}
-    for number in dict.fromkeys(i["po_number"] for i in invoices if i["po_number"]):
-        pos[number] = yield from _read("get_purchase_order", po_number=number)
-    for invoice in invoices:
-        decision = decide(
-            invoice,
-            suppliers[invoice["supplier_id"]],
-            pos.get(invoice["po_number"] or ""),
-            known[invoice["supplier_id"]],
-            actor,
-            approvers,
-        )
-        yield decision.as_action()
-        _remember(decision, invoice, known, pos)
+    picture = yield from read_books(scope, order)
+    for invoice in picture.invoices:
+        ruling = picture.ruling(invoice)
+        yield ruling.as_action()
+        picture.remember(ruling, invoice)
 
 
 def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed"] = "received") -> list[Action]:
@@ -182,16 +214,3 @@ def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed
             action = steps.send(call(action))
     except StopIteration:
         return path
-
-
-def _remember(
-    decision: Ruling, invoice: dict[str, Any], known: dict[str, list[dict[str, Any]]], pos: dict[str, Any]
-) -> None:
-    """Keep the solver's picture of the books current after its own decision."""
-    new_status = {"approve": "approved", "reject": "rejected", "hold": "on_hold", "escalate": "escalated"}
-    for row in known[invoice["supplier_id"]]:
-        if row["invoice_id"] == invoice["invoice_id"]:
-            row["status"] = new_status[decision.kind]
-    po = pos.get(invoice["po_number"] or "")
-    if decision.kind == "approve" and po is not None:
-        po["net_invoiced_cents"] += invoice["net_cents"]
