@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -166,7 +167,11 @@ def fork_vs_reset_us(env_id: str, repeats: int) -> dict[str, Any]:
     (which reuses its connection) and a reset of a fresh env. ``fork`` keeps every fork (no spare connection to
     reuse); ``fork_and_close`` is the tree-search pattern (fork, explore, discard), where a discarded fork's
     connection serves the next. Target: a fork costs at most twice a reset. Interleaved, so the machine's noise
-    hits all of them alike."""
+    hits all of them alike.
+
+    For a domain on SQLite, ``new_connection_floor`` is what any kept copy costs at least, done bare: a new
+    connection, ``deserialize`` of the books into fresh memory, and the first statement (which parses the
+    schema), each kept alive like the forks. A reset reuses its connection and memory, so it pays none of it."""
     env: Any = gym.make(env_id, max_turns=10_000).unwrapped
     task = TASK[env_id]
     gold = env.gold_actions(task)
@@ -176,7 +181,12 @@ def fork_vs_reset_us(env_id: str, repeats: int) -> dict[str, Any]:
     running = gym.make(env_id)
     samples: dict[str, list[np.ndarray]] = {"fork": [], "fork_and_close": [], "reset": [], "reset_fresh_env": []}
     kept: list[Any] = []
+    template: bytes | None = getattr(getattr(env, "bundle", None), "template", None)
+    if template is not None:
+        samples["new_connection_floor"] = []
     for _ in range(max(1, repeats // 50)):
+        if template is not None:
+            samples["new_connection_floor"].append(sample_us(lambda: kept.append(_bare_copy(template)), 50))
         samples["fork"].append(sample_us(lambda: kept.append(env.fork()), 50))
         samples["fork_and_close"].append(sample_us(lambda: env.fork().close(), 50))
         samples["reset"].append(sample_us(lambda: running.reset(options={"task_id": task}), 50))
@@ -185,9 +195,20 @@ def fork_vs_reset_us(env_id: str, repeats: int) -> dict[str, Any]:
     rows["fork_vs_reset"] = round(rows["fork"]["p50_us"] / rows["reset"]["p50_us"], 2)
     rows["fork_vs_fresh_reset"] = round(rows["fork"]["p50_us"] / rows["reset_fresh_env"]["p50_us"], 2)
     rows["fork_and_close_vs_reset"] = round(rows["fork_and_close"]["p50_us"] / rows["reset"]["p50_us"], 2)
+    if template is not None:
+        rows["fork_vs_new_connection_floor"] = round(rows["fork"]["p50_us"] / rows["new_connection_floor"]["p50_us"], 2)
     for fork in kept:
         fork.close()
     return rows
+
+
+def _bare_copy(blob: bytes) -> sqlite3.Connection:
+    """A kept, private copy of a database, bare: the least a forked SQLite episode can cost."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.deserialize(blob)
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()
+    return conn
 
 
 def run(quick: bool = False) -> dict[str, Any]:
