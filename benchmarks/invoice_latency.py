@@ -176,6 +176,7 @@ def grading_us(repeats: int, env_kwargs: dict[str, Any] | None = None) -> dict[s
 
     def cold() -> None:
         bundle._gold.pop(longest.id, None)
+        bundle._gold_delta.pop(longest.id, None)
         env._grade_episode(ctx)
 
     cold_us = summary(sample_us(cold, max(3, repeats // 10), warmup=0))

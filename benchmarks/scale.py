@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -56,9 +57,20 @@ def generation_s(scale: int) -> dict[str, float]:
     }
 
 
-def step_p50s(env: InvoiceApprovalEnv, repeats: int) -> dict[str, dict[str, float]]:
-    """Reset and each read tool in one long episode (every read a real ``env.step``)."""
-    out = {"reset": summary(sample_us(lambda: env.reset(options={"task_id": "batch-1"}), repeats))}
+def step_p50s(env: InvoiceApprovalEnv, repeats: int) -> dict[str, Any]:
+    """Reset beside a bare ``deserialize`` of the same template into a used connection (what a reset cannot
+    avoid; interleaved rounds), then each read tool in one long episode (every read a real ``env.step``)."""
+    spare = sqlite3.connect(":memory:")
+    spare.deserialize(env.bundle.template)
+    spare.execute("SELECT count(*) FROM invoices").fetchone()
+    resets: list[np.ndarray] = []
+    bare: list[np.ndarray] = []
+    for _ in range(10):
+        resets.append(sample_us(lambda: env.reset(options={"task_id": "batch-1"}), repeats // 10))
+        bare.append(sample_us(lambda: spare.deserialize(env.bundle.template), repeats // 10))
+    out: dict[str, Any] = {"reset": summary(np.concatenate(resets)), "bare_deserialize": summary(np.concatenate(bare))}
+    out["reset_vs_bare_deserialize"] = round(out["reset"]["p50_us"] / out["bare_deserialize"]["p50_us"], 2)
+    spare.close()
     for name, arguments in READS.items():
         out[name] = summary(sample_us(_stepper(env, {"name": name, "arguments": arguments}), repeats))
     return out

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from ..core.assets import asset_path
+from .book_changes import BookDelta, state_delta
 from .db import (
     CANONICAL_SEED,
     connect_bytes,
@@ -24,6 +25,7 @@ from .db import (
     shipped_seed_bytes,
 )
 from .grading import BookState, book_state
+from .read_model import Snapshot, snapshot
 from .sandbox import replay
 from .tasks import Task, task_from_dict
 
@@ -39,6 +41,29 @@ class Bundle:
     tasks: dict[str, Task]
     company_scale: int = 1
     _gold: dict[str, BookState] = field(default_factory=dict)
+    _gold_delta: dict[str, BookDelta] = field(default_factory=dict)
+
+    @cached_property
+    def records(self) -> Snapshot:
+        """The template's records as the tools show them (``read_model.snapshot``), held here so that a reset
+        finds them without looking the template's bytes up: a lookup compares the whole template whenever the
+        cache holds an equal template that is another ``bytes`` object (21 µs at 10x)."""
+        return snapshot(self.template)
+
+    @cached_property
+    def template_state(self) -> BookState:
+        """The graded books as the template holds them (read once per process and company)."""
+        conn = connect_bytes(self.template)
+        try:
+            return book_state(conn)
+        finally:
+            conn.close()
+
+    def gold_delta(self, task_id: str) -> BookDelta:
+        """What the task's gold path changes in the graded books (computed once per process, then cached)."""
+        if task_id not in self._gold_delta:
+            self._gold_delta[task_id] = state_delta(self.gold_state(task_id), self.template_state)
+        return self._gold_delta[task_id]
 
     def gold_state(self, task_id: str) -> BookState:
         """The books after the task's gold path (replayed once per process, then cached)."""

@@ -14,6 +14,7 @@ import sqlite3
 from functools import cache
 
 from ..core.assets import asset_path, read_text
+from .book_changes import add_ledger_log
 from .read_model import add_change_log
 
 CANONICAL_SEED = 42
@@ -85,12 +86,13 @@ def connect_bytes(blob: bytes) -> sqlite3.Connection:
 
 
 def episode_template(seed_bytes: bytes) -> bytes:
-    """The seed without hidden columns, plus the change log behind the record view (``read_model.py``),
-    vacuumed, serialized: what every episode starts from."""
+    """The seed without hidden columns, plus the change logs behind the record view (``read_model.py``) and
+    the grader (``book_changes.py``), vacuumed, serialized: what every episode starts from."""
     conn = connect_bytes(seed_bytes)
     for column in HIDDEN_COLUMNS:
         conn.execute(f"ALTER TABLE invoices DROP COLUMN {column}")
     add_change_log(conn)
+    add_ledger_log(conn)
     conn.execute("VACUUM")
     blob = conn.serialize()
     conn.close()

@@ -14,14 +14,15 @@ from ..core.catalogue import Catalogue
 from ..core.demo import Demo
 from ..core.selection import select_task_ids
 from ..core.tool_env import PolicyFactory
+from .book_changes import book_delta, graded_states
 from .bundle import Bundle, load_bundle
 from .connections import give_back, open_books, take_spare
 from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
 from .episode import InvoiceEpisode
-from .grading import book_state, compare, failure_report
+from .grading import BookState, compare, failure_report
 from .progress import InvoiceProgress, invoice_potential
-from .read_model import RecordView, snapshot
+from .read_model import RecordView
 from .sandbox import atomic, open_episode
 from .tasks import TIERS
 from .tools import TOOLS
@@ -142,18 +143,22 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
     def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
         task = self.bundle.tasks[task_id]
         previous = self._ctx.conn if self._ctx is not None else take_spare()
-        episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
+        episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous, records=self.bundle.records)
         return episode, task.work_order, {"tier": task.tier}
 
     def _save_episode(self, ctx: InvoiceEpisode) -> dict[str, Any]:
-        return {"books": ctx.conn.serialize(), "actor": dict(ctx.actor), "task_id": ctx.task_id}
+        return {
+            "books": ctx.conn.serialize(),
+            "actor": dict(ctx.actor),
+            "task_id": ctx.task_id,
+        }
 
     def _load_episode(self, state: dict[str, Any]) -> InvoiceEpisode:
         """The books from their bytes in a new connection; records served from the company's shared snapshot
         plus whatever the episode's change log names (never a snapshot of the copy: that would cost a full
         read of the books and grow the per-company cache with every fork)."""
         conn = open_books(state["books"])
-        view = RecordView(conn, snapshot(self.bundle.template)).fork(conn)
+        view = RecordView(conn, self.bundle.records).fork(conn)
         return InvoiceEpisode(conn, dict(state["actor"]), state["task_id"], view)
 
     def gold_actions(self, task_id: str) -> list[Action]:
@@ -163,8 +168,7 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         return atomic(ctx, tool)
 
     def _grade_episode(self, ctx: InvoiceEpisode) -> Grade:
-        task = self.bundle.tasks[ctx.task_id]
-        grade = compare(book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope)
+        grade = compare(*self._graded_states(ctx))
         return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
 
     def progress(self) -> dict[str, float]:
@@ -174,15 +178,23 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         if self._ctx is None:
             raise RuntimeError("progress() needs an episode: call reset() first")
         if self._progress is None or self._progress.episode is not self._ctx:
-            task = self.bundle.tasks[self._ctx.task_id]
-            self._progress = InvoiceProgress(self._ctx, self.bundle.gold_state(task.id), task.scope)
+            episode = self._ctx
+            self._progress = InvoiceProgress(episode, lambda: self._graded_states(episode))
         return self._progress.measures(self.stats)
 
     def failure_report(self) -> list[dict[str, Any]]:
         if self._ctx is None:
             raise RuntimeError("failure_report() needs an episode: call reset() first")
-        task = self.bundle.tasks[self._ctx.task_id]
-        return failure_report(book_state(self._ctx.conn), self.bundle.gold_state(task.id), task.scope)
+        return failure_report(*self._graded_states(self._ctx))
+
+    def _graded_states(self, ctx: InvoiceEpisode) -> tuple[BookState, BookState, Sequence[str]]:
+        """The final and gold books where they can differ, and the scope (``book_changes.py``): what grading,
+        the failure report and progress compare, at a cost that follows the episode's changes."""
+        task = self.bundle.tasks[ctx.task_id]
+        final, gold = graded_states(
+            book_delta(ctx.conn), self.bundle.gold_delta(task.id), self.bundle.template_state, task.scope
+        )
+        return final, gold, task.scope
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return invoice_potential(measures)

@@ -6,19 +6,19 @@ dashboard sees, at every step, the grade the episode would get if it ended now, 
 are. Using the grader itself (not a second implementation) means the measures can never disagree with the
 final grade: on the last step they equal ``info["grade"]``.
 
-Reading the whole books costs about 0.3 ms, ten times a tool call, and most steps are reads that change
-nothing. So the book-derived part is cached per episode and recomputed only when SQLite's
-``total_changes`` counter moves (any write, even one rolled back, moves it; reads never do).
+The books are read as the grader reads them, from the episode's changes (``book_changes.py``), and most steps
+are reads that change nothing. So the book-derived part is cached per episode and recomputed only when
+SQLite's ``total_changes`` counter moves (any write, even one rolled back, moves it; reads never do).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from ..core.episode_stats import EpisodeStats
 from .episode import InvoiceEpisode
-from .grading import BookState, book_state, compare
+from .grading import BookState, compare
 
 PROGRESS_KEYS: Final[tuple[str, ...]] = (
     "turns",
@@ -61,10 +61,12 @@ def book_measures(books: BookState, gold: BookState, scope: Sequence[str]) -> di
 class InvoiceProgress:
     """The progress of one episode; the book-derived part is recomputed only after the books changed."""
 
-    def __init__(self, episode: InvoiceEpisode, gold: BookState, scope: Sequence[str]) -> None:
+    def __init__(
+        self, episode: InvoiceEpisode, states: Callable[[], tuple[BookState, BookState, Sequence[str]]]
+    ) -> None:
+        """``states`` gives the final books, the gold books and the scope as the grader compares them."""
         self.episode = episode
-        self._gold = gold
-        self._scope = tuple(scope)
+        self._states = states
         self._changes = -1
         self._books: dict[str, float] = {}
 
@@ -72,7 +74,7 @@ class InvoiceProgress:
         """Every key of :data:`PROGRESS_KEYS`, in that order."""
         changes = self.episode.conn.total_changes
         if changes != self._changes:
-            self._books = book_measures(book_state(self.episode.conn), self._gold, self._scope)
+            self._books = book_measures(*self._states())
             self._changes = changes
         counters = {"turns": float(stats.turns), "invalid_calls": float(stats.invalid_calls)}
         return {key: counters[key] if key in counters else self._books[key] for key in PROGRESS_KEYS}

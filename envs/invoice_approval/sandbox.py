@@ -15,7 +15,7 @@ from typing import Any
 from ..core import Outcome, Tool, ToolBox, ToolError
 from .db import connect_bytes
 from .episode import InvoiceEpisode
-from .read_model import RecordView, snapshot
+from .read_model import RecordView, Snapshot, snapshot
 from .tools import TOOLS
 
 
@@ -41,19 +41,24 @@ TOOLBOX = ToolBox(TOOLS, atomic)
 
 
 def open_episode(
-    template: bytes, actor_id: str, task_id: str = "", reuse: sqlite3.Connection | None = None
+    template: bytes,
+    actor_id: str,
+    task_id: str = "",
+    reuse: sqlite3.Connection | None = None,
+    records: Snapshot | None = None,
 ) -> InvoiceEpisode:
     """A fresh private copy of the books with ``actor_id`` as the acting approver.
 
     ``reuse`` is the previous episode's connection of the same env: ``deserialize`` replaces its whole
     database with the template (nothing of the old episode survives), and skipping a new connection saves
-    about a third of a reset."""
+    about a third of a reset. ``records`` is the template's snapshot when the caller holds it (the bundle
+    does): looking it up by the template's bytes can cost a comparison of the whole template."""
     if reuse is not None:
         reuse.deserialize(template)
         conn = reuse
     else:
         conn = connect_bytes(template)
-    episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template)))
+    episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template) if records is None else records))
     actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?", (actor_id,))
     if actor is None:
         conn.close()

@@ -1,0 +1,133 @@
+"""What an episode changed in the graded books, read from change logs instead of from the whole company.
+
+Why: grading by reading every invoice, PO and ledger line costs time in proportion to the company (46 ms for
+the longest task at 100x), while an episode changes a few dozen records. Two logs say which records can differ
+from the template, both kept by SQLite triggers, so they see every write whoever makes it (a tool, a test that
+plants a change with raw SQL, anything on the connection) and roll back with it:
+
+- invoices and purchase orders: the record view's ``record_changes`` table (``read_model.py``), part of the
+  episode template;
+- the ledger: ``ledger_changes``, a log of every line added (+1) or removed (-1), also in the template.
+
+(Why not TEMP triggers, which would leave the template as it was: ``deserialize``, which every reset does,
+re-opens the main database under its TEMP triggers, and they silently stop firing.)
+
+``BookDelta`` holds the graded state of the changed records only (``None`` for a deleted record) and the ledger
+as signed counts (+1 a line added, -1 a line removed). Together with the template's state it is the whole
+books: ``graded_states`` gives ``grading.compare`` what it needs to grade exactly as from the whole books.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .grading import BookState, InvoiceState, LedgerKey, PoState
+from .read_model import CHANGE_LOG
+
+S = TypeVar("S")
+LEDGER_LOG = "ledger_changes"
+_LINE = "{row}.invoice_id, {row}.account, {row}.debit_cents, {row}.credit_cents"
+
+
+@dataclass(frozen=True)
+class BookDelta:
+    """The graded state of every record that differs, or may differ, from the template (see the module
+    docstring). ``invoices`` and ``purchase_orders`` map a key to its state now, ``None`` if deleted."""
+
+    invoices: dict[str, InvoiceState | None]
+    purchase_orders: dict[str, PoState | None]
+    ledger: Counter[LedgerKey]
+
+
+def add_ledger_log(conn: sqlite3.Connection) -> None:
+    """Create the (empty) ledger log and the triggers that fill it, in the episode template."""
+    log = f"INSERT INTO {LEDGER_LOG} VALUES"
+    conn.executescript(f"""
+        CREATE TABLE {LEDGER_LOG} (sign INTEGER NOT NULL, invoice_id TEXT, account TEXT, debit_cents INTEGER,
+            credit_cents INTEGER);
+        CREATE TRIGGER ledger_logged_insert AFTER INSERT ON ledger BEGIN {log} (1, {_LINE.format(row="NEW")}); END;
+        CREATE TRIGGER ledger_logged_delete AFTER DELETE ON ledger BEGIN {log} (-1, {_LINE.format(row="OLD")}); END;
+        CREATE TRIGGER ledger_logged_update AFTER UPDATE ON ledger BEGIN
+            {log} (-1, {_LINE.format(row="OLD")}); {log} (1, {_LINE.format(row="NEW")}); END;
+    """)
+
+
+def book_delta(conn: sqlite3.Connection) -> BookDelta:
+    """The episode's changes to the graded books, from the two logs (cost follows the changes)."""
+    logged = conn.execute(
+        f"SELECT DISTINCT tbl, key FROM {CHANGE_LOG} WHERE tbl IN ('invoices', 'purchase_orders') ORDER BY tbl, key"
+    ).fetchall()
+    invoices: dict[str, InvoiceState | None] = {}
+    pos: dict[str, PoState | None] = {}
+    for table, key in logged:
+        if table == "invoices":
+            row = conn.execute(
+                "SELECT status, reason_code, assigned_to FROM invoices WHERE invoice_id = ?", (key,)
+            ).fetchone()
+            invoices[key] = None if row is None else (row[0], row[1], row[2])
+        else:
+            row = conn.execute(
+                "SELECT net_invoiced_cents, status FROM purchase_orders WHERE po_number = ?", (key,)
+            ).fetchone()
+            pos[key] = None if row is None else (row[0], row[1])
+    ledger: Counter[LedgerKey] = Counter()
+    for sign, *line in conn.execute(
+        f"SELECT sign, invoice_id, account, debit_cents, credit_cents FROM {LEDGER_LOG}"
+    ).fetchall():
+        ledger[(line[0], line[1], line[2], line[3])] += sign
+    return BookDelta(invoices, pos, _nonzero(ledger))
+
+
+def state_delta(final: BookState, template: BookState) -> BookDelta:
+    """The same delta computed from two whole states (once per task for the gold books; and in tests)."""
+    invoices = {k: final.invoices.get(k) for k in final.invoices.keys() | template.invoices.keys()}
+    pos = {k: final.purchase_orders.get(k) for k in final.purchase_orders.keys() | template.purchase_orders.keys()}
+    ledger = Counter(final.ledger)
+    ledger.subtract(template.ledger)
+    return BookDelta(
+        {k: v for k, v in sorted(invoices.items()) if v != template.invoices.get(k)},
+        {k: v for k, v in sorted(pos.items()) if v != template.purchase_orders.get(k)},
+        _nonzero(ledger),
+    )
+
+
+def _nonzero(counts: Counter[LedgerKey]) -> Counter[LedgerKey]:
+    return Counter({key: count for key, count in counts.items() if count})
+
+
+def graded_states(
+    final: BookDelta, gold: BookDelta, template: BookState, scope: Sequence[str]
+) -> tuple[BookState, BookState]:
+    """The final and gold books restricted to the records where they can differ (the work order's invoices and
+    every record either delta names), ledgers as signed changes. Every other record equals the template on both
+    sides, so ``grading.compare``, ``grading.failure_report`` and the progress measures give on these exactly
+    what they give on the whole books (the tests compare both ways on every gold and wrong path)."""
+    invoice_keys = [*scope, *final.invoices, *gold.invoices]
+    po_keys = [*final.purchase_orders, *gold.purchase_orders]
+    return (
+        BookState(
+            _overlay(invoice_keys, final.invoices, template.invoices),
+            _overlay(po_keys, final.purchase_orders, template.purchase_orders),
+            final.ledger,
+        ),
+        BookState(
+            _overlay(invoice_keys, gold.invoices, template.invoices),
+            _overlay(po_keys, gold.purchase_orders, template.purchase_orders),
+            gold.ledger,
+        ),
+    )
+
+
+def _overlay(keys: Iterable[str], changed: Mapping[str, S | None], base: Mapping[str, S]) -> dict[str, S]:
+    """Each key's state: the changed one if logged, else the template's; deleted or unknown keys left out (as
+    the whole books would leave them out)."""
+    states: dict[str, S] = {}
+    for key in keys:
+        state = changed[key] if key in changed else base.get(key)
+        if state is not None:
+            states[key] = state
+    return states
