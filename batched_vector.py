@@ -36,6 +36,8 @@ from gymnasium.error import ClosedEnvironmentError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, iterate
 
+from .batched_infos import Calls, batch_infos
+
 CONTEXTS = ("spawn", "forkserver")
 CLOSE_TIMEOUT_S = 5.0
 
@@ -51,15 +53,22 @@ def worker_slices(num_envs: int, envs_per_worker: int) -> list[range]:
 
 
 class _SliceInfos(VectorEnv[Any, Any, Any]):
-    """Only Gymnasium's ``_add_info`` over one worker's slice, so that a slice's infos are built by the very code
-    that builds ``SyncVectorEnv``'s (same dtypes, masks and ``final_obs`` handling)."""
+    """A worker slice's infos as ``SyncVectorEnv`` builds them (same keys, dtypes, masks and ``final_obs``
+    handling): ``batch_infos`` in one pass, or Gymnasium's own ``_add_info`` fold where that is the definition."""
 
     def __init__(self, num_envs: int) -> None:
         self.num_envs = num_envs
         self.closed = True  # nothing to close; keeps VectorEnv.__del__ quiet
 
-    def add(self, infos: dict[str, Any], info: dict[str, Any], index: int) -> dict[str, Any]:
-        return self._add_info(infos, info, index)
+    def fold(self, calls: Calls) -> dict[str, Any]:
+        """Gymnasium's own fold of the slice's infos, one env at a time (``batch_infos`` falls back to it)."""
+        infos: dict[str, Any] = {}
+        for index, info in calls:
+            infos = self._add_info(infos, info, index)
+        return infos
+
+    def batch(self, calls: Calls) -> dict[str, Any]:
+        return batch_infos(calls, self.num_envs, self.fold)
 
 
 class _Host:
@@ -80,27 +89,27 @@ class _Host:
         }
 
     def reset(self, seeds: list[int | None], options: dict[str, Any] | None, mask: list[bool] | None) -> Any:
-        infos: dict[str, Any] = {}
+        calls: list[tuple[int, dict[str, Any]]] = []
         for i, env in enumerate(self.envs):
             if mask is None or mask[i]:
                 self.obs[i], info = env.reset(seed=seeds[i], options=options)
-                infos = self.infos.add(infos, info, i)
-        return list(self.obs), infos
+                calls.append((i, info))
+        return list(self.obs), self.infos.batch(calls)
 
     def step(self, actions: list[Any]) -> Any:
-        infos: dict[str, Any] = {}
+        calls: list[tuple[int, dict[str, Any]]] = []
         rewards, terminations, truncations = [], [], []
         for i, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
             obs, reward, terminated, truncated, info = env.step(action)
             if terminated or truncated:
-                infos = self.infos.add(infos, {"final_obs": obs, "final_info": info}, i)
+                calls.append((i, {"final_obs": obs, "final_info": info}))
                 obs, info = env.reset()
-            infos = self.infos.add(infos, info, i)
+            calls.append((i, info))
             self.obs[i] = obs
             rewards.append(reward)
             terminations.append(terminated)
             truncations.append(truncated)
-        return list(self.obs), rewards, terminations, truncations, infos
+        return list(self.obs), rewards, terminations, truncations, self.infos.batch(calls)
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         results = []

@@ -1,0 +1,86 @@
+"""``batch_infos`` gives exactly what folding Gymnasium's ``_add_info`` over the same calls gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from officegym.batched_infos import batch_infos
+from officegym.batched_vector import _SliceInfos
+
+NUM_ENVS = 6
+KEYS = ("turn", "is_error", "reward", "grade", "final_obs", "final_info", "note", "vec")
+scalars = st.one_of(
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, width=64),
+    st.booleans(),
+    st.text(max_size=5),
+    st.none(),
+    st.builds(lambda x: np.float32(x), st.floats(-1e6, 1e6, width=32)),
+    st.builds(lambda x: np.arange(2, dtype=np.int16) + x, st.integers(-100, 100)),
+)
+infos = st.recursive(
+    st.dictionaries(st.sampled_from(KEYS), scalars, max_size=4),
+    lambda inner: st.dictionaries(st.sampled_from(KEYS), st.one_of(scalars, inner), max_size=4),
+    max_leaves=12,
+)
+calls = st.lists(st.tuples(st.integers(0, NUM_ENVS - 1), infos), max_size=10)
+uniform = st.lists(
+    st.fixed_dictionaries({"turn": st.integers(0, 99), "is_error": st.booleans(), "reward": st.floats(-1, 1)}),
+    min_size=NUM_ENVS,
+    max_size=NUM_ENVS,
+)
+
+
+def _fold(items: Any) -> dict[str, Any]:
+    return _SliceInfos(NUM_ENVS).fold(items)
+
+
+def _assert_identical(got: Any, want: Any) -> None:
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and list(got) == list(want)
+        for key in want:
+            _assert_identical(got[key], want[key])
+        return
+    if not isinstance(want, np.ndarray):  # what the fold makes of a key that changes kind between envs
+        assert repr(got) == repr(want)
+        return
+    assert isinstance(got, np.ndarray)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype == object:
+        assert [repr(x) for x in got.tolist()] == [repr(x) for x in want.tolist()]
+    else:
+        assert np.array_equal(got, want, equal_nan=True)
+
+
+def _fold_or_error(items: Any) -> tuple[str, Any]:
+    try:
+        return "ok", _fold(items)
+    except Exception as error:
+        return "error", type(error)
+
+
+@settings(max_examples=600, deadline=None)
+@given(calls)
+def test_any_calls_give_what_the_fold_gives(items: list[tuple[int, dict[str, Any]]]) -> None:
+    """Mixed kinds, repeated envs, nested dicts, numpy values, objects: same result, or the same error."""
+    want = _fold_or_error(items)
+    try:
+        got: tuple[str, Any] = ("ok", batch_infos(items, NUM_ENVS, _fold))
+    except Exception as error:
+        got = ("error", type(error))
+    assert got[0] == want[0]
+    if want[0] == "ok":
+        _assert_identical(got[1], want[1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(uniform)
+def test_a_step_of_plain_infos_with_a_final_info_gives_what_the_fold_gives(step: list[dict[str, Any]]) -> None:
+    """The hot case (each env's info once, plain values), plus an env that ended and was reset in the step."""
+    items: list[tuple[int, dict[str, Any]]] = [(i, info) for i, info in enumerate(step)]
+    items.insert(2, (2, {"final_obs": "last words", "final_info": dict(step[2], grade={"reward": 1.0})}))
+    _assert_identical(batch_infos(items, NUM_ENVS, _fold), _fold(items))
