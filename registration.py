@@ -5,6 +5,7 @@ Adding a domain is one line here (its id and entry point); everything else it ne
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, cast
 
 import gymnasium as gym
@@ -15,12 +16,20 @@ if TYPE_CHECKING:
 
 ENV_IDS = {
     "officegym/InvoiceApproval-v0": "officegym.envs.invoice_approval.env:InvoiceApprovalEnv",
+    "officegym/InvoiceApproval-v1": "officegym.envs.invoice_approval.v1.env:InvoiceApprovalV1Env",
     "officegym/VendorReview-v0": "officegym.envs.vendor_review.env:VendorReviewEnv",
 }
 
+OUT_OF_DATE = r".*The environment officegym/\S+ is out of date"
+
 
 def register_envs() -> None:
-    """Register each id once (re-importing or reloading the package must not warn or fail)."""
+    """Register each id once (re-importing or reloading the package must not warn or fail).
+
+    Gymnasium warns on every ``make`` of an id that has a later version ("... is out of date. You should
+    consider upgrading"). An officegym v0 is not out of date: it is a frozen evaluation set that stays
+    byte-identical beside v1, so that warning is silenced for officegym's own ids, and only for them."""
+    warnings.filterwarnings("ignore", message=OUT_OF_DATE, category=DeprecationWarning)
     for env_id, entry_point in ENV_IDS.items():
         register_env(env_id, entry_point)
 

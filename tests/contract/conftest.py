@@ -19,7 +19,10 @@ from officegym.tests.example_domain import EXAMPLE_ID, register_example
 register_example()
 
 ENV_IDS: tuple[str, ...] = (*officegym.ENV_IDS, EXAMPLE_ID)
-SMALL_KWARGS: dict[str, dict[str, Any]] = {"officegym/InvoiceApproval-v0": {"tier": "single"}}
+SMALL_KWARGS: dict[str, dict[str, Any]] = {
+    "officegym/InvoiceApproval-v0": {"tier": "single"},
+    "officegym/InvoiceApproval-v1": {"tier": "single"},
+}
 """Kwargs that keep an env's selected tasks few (fast to play); an id not listed is made with its defaults."""
 MAX_TASKS = 10
 """At most this many tasks per env are played to the end (spread over the selected ones)."""

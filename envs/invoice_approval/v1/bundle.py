@@ -1,0 +1,84 @@
+"""A v1 company and its tasks, loaded once per process: the shipped one (seed 42, scale 1) or a generated one.
+
+Tasks carry the fingerprint of the company they were made for; a mismatch is refused. Gold final states are
+replayed once per task and cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from ...core.assets import asset_path
+from ..bundle import read_tasks
+from ..tasks import Task
+from .db import ASSET_DIR, CANONICAL_SEED, episode_template, fingerprint, shipped_fingerprint, shipped_seed_bytes
+from .grading import BookState, book_state
+from .sandbox import replay
+
+TASKS_FILE = "v1/tasks.jsonl"
+
+
+@dataclass
+class Bundle:
+    company_seed: int
+    seed_bytes: bytes
+    template: bytes
+    fingerprint: str
+    tasks: dict[str, Task]
+    company_scale: int = 1
+    _gold: dict[str, BookState] = field(default_factory=dict)
+
+    def gold_state(self, task_id: str) -> BookState:
+        if task_id not in self._gold:
+            task = self.tasks[task_id]
+            episode = replay(self.template, task.actor, task.gold_actions)
+            self._gold[task_id] = book_state(episode.conn)
+            episode.conn.close()
+        return self._gold[task_id]
+
+
+def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = None, company_scale: int = 1) -> Bundle:
+    return _load(company_seed, tasks_path, company_scale)
+
+
+@cache
+def _load(company_seed: int, tasks_path: str | None, company_scale: int) -> Bundle:
+    if company_seed == CANONICAL_SEED and company_scale == 1:
+        seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
+        _verify(seed_bytes, print_)
+        tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(ASSET_DIR, TASKS_FILE))
+    else:
+        from .authoring.seed_db import build_seed_db
+        from .authoring.task_builder import generate_tasks
+        from .authoring.world import generate_world
+
+        world = generate_world(company_seed, company_scale)
+        conn = build_seed_db(world)
+        seed_bytes, print_ = conn.serialize(), fingerprint(conn)
+        conn.close()
+        tasks = read_tasks(Path(tasks_path)) if tasks_path else generate_tasks(world)
+    for task in tasks:
+        if task.seed_fingerprint != print_:
+            raise ValueError(
+                f"task {task.id!r} was made for another company (fingerprint {task.seed_fingerprint[:12]}..., this "
+                f"company is {print_[:12]}... from seed {company_seed}); pass the company_seed its tasks were made for"
+            )
+    return Bundle(
+        company_seed, seed_bytes, episode_template(seed_bytes), print_, {t.id: t for t in tasks}, company_scale
+    )
+
+
+def _verify(seed_bytes: bytes, expected: str) -> None:
+    """A damaged or stale seed asset fails loudly, once per process."""
+    from ..db import connect_bytes
+
+    conn = connect_bytes(seed_bytes)
+    actual = fingerprint(conn)
+    conn.close()
+    if actual != expected:
+        raise ValueError(
+            f"v1 seed fingerprint {actual[:12]}... does not match {expected[:12]}...; regenerate with "
+            "`python -m officegym.envs.invoice_approval.v1.authoring.generate`"
+        )

@@ -1,0 +1,188 @@
+"""``officegym/InvoiceApproval-v1``: the Gymnasium face of the v1 accounts-payable domain."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from functools import cache
+from typing import Any, ClassVar, Final
+
+from ...core import Action, Grade, Tool, ToolEnv, arguments
+from ...core.assets import asset_path, read_text
+from ...core.demo import Demo
+from ...core.selection import select_task_ids
+from ...core.tool_env import PolicyFactory
+from ..connections import give_back, open_books, take_spare
+from ..tasks import TIERS
+from .bundle import Bundle, load_bundle
+from .db import CANONICAL_SEED
+from .episode import V1Episode
+from .grading import book_state, compare, failure_report
+from .progress import V1Progress, potential
+from .sandbox import atomic, open_episode
+from .tools import TOOLS
+
+DEFAULT_MAX_TURNS = 600
+ACCEPTED = ("task_ids", "tier", "max_turns", "render_mode", "company_seed", "tasks_path", "company_scale")
+ID_PATTERNS: Final = {
+    "invoice_id": re.compile(r"ER-\d{4}-\d{5}"),
+    "supplier_id": re.compile(r"K-\d{5}"),
+    "po_number": re.compile(r"\b45\d{8}\b"),
+    "approver_id": re.compile(r"AP-\d{3}"),
+    "inbox": re.compile(r"PE-\d{3}"),
+}
+
+
+@cache
+def policy_text() -> str:
+    return read_text(asset_path("invoice_approval", "v1", "policy.md"))
+
+
+class InvoiceApprovalV1Env(ToolEnv[V1Episode]):
+    """A German accounts-payable clerk decides supplier invoices and credit notes against a written policy.
+
+    ## Description
+    Alpenwerk Maschinenbau GmbH (Munich) receives documents from German and EU suppliers. Each episode is one
+    work order: a list of documents, or an inbox to clear, decided as a named approver. Beyond v0: reverse
+    charge and intra-EU acquisitions, credit notes matched to the invoices they correct, goods receipts and a
+    three-way match, documents that the books captured wrongly or not at all (the document wins; the agent
+    fixes the capture), paged listings, and internal IDs that follow capture, not arrival. The tools apply no
+    policy. Every episode gets a private in-memory copy of the company's SQLite books.
+
+    ## Action Space
+    ``officegym.spaces.ToolCall``: one tool call ``{"name": str, "arguments": dict}``. Tools: list_invoices,
+    get_invoice, get_document, capture_invoice, search_suppliers, get_supplier, get_purchase_order,
+    list_goods_receipts, list_approvers, whoami, approve_invoice, reject_invoice, hold_invoice,
+    escalate_invoice; plus the reserved ``finish``.
+
+    ## Observation Space
+    ``officegym.spaces.AnyText``: the work order, then each tool's result (JSON, a document's text, a
+    confirmation) or a text starting with ``Error: `` that changed nothing.
+
+    ## Rewards
+    0 until the last step; then 1.0 if the final books equal the reference solver's (status, reason code,
+    assignee, captured fields and credited amount of every document; PO invoiced nets, status and line
+    quantities; the ledger as a multiset), else 0.0. Diagnostics in ``info["grade"]``.
+
+    ## Starting State
+    The shipped company (seed 42) with one of the selected tasks (or ``options={"task_id": ...}``).
+
+    ## Episode End
+    ``finish`` terminates; ``max_turns`` (default 600) truncates. Both are graded.
+
+    ## Arguments
+    ``task_ids``, ``tier`` ("single", "batch", "long", "hard"), ``max_turns``, ``render_mode``,
+    ``company_seed`` (42 is shipped; others are generated with fresh tasks), ``tasks_path``, ``company_scale``
+    (1-100: suppliers, POs, receipts and documents times this factor; any scale but 1 is generated).
+
+    ## Examples
+    >>> import gymnasium as gym, officegym
+    >>> env = gym.make("officegym/InvoiceApproval-v1", tier="single")
+    >>> obs, info = env.reset(seed=0)
+    """
+
+    TOOLS: ClassVar[tuple[Tool, ...]] = TOOLS
+    TIERS: ClassVar[tuple[str, ...]] = TIERS
+    DEMO: ClassVar[Demo] = Demo("batch-1", ("solver_v1", "oracle", "random"))
+    ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
+
+    def __init__(
+        self,
+        task_ids: Sequence[str] | None = None,
+        tier: str | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        render_mode: str | None = None,
+        company_seed: int = CANONICAL_SEED,
+        tasks_path: str | None = None,
+        company_scale: int = 1,
+        **unknown: Any,
+    ) -> None:
+        arguments.unknown_arguments(type(self).__name__, unknown, ACCEPTED)
+        max_turns = arguments.max_turns(max_turns)
+        company_seed = arguments.whole_number(
+            "company_seed", company_seed, minimum=0, maximum=arguments.SEED_LIMIT - 1, example=CANONICAL_SEED
+        )
+        company_scale = arguments.whole_number("company_scale", company_scale, minimum=1, maximum=100, example=10)
+        if tasks_path is not None:
+            tasks_path = str(arguments.text_file("tasks_path", tasks_path, "a tasks .jsonl file made for this company"))
+        self.bundle: Bundle = load_bundle(company_seed, tasks_path, company_scale)
+        tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
+        self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "task", "'single-1', 'batch-3', 'long-2'")
+        longest = max(self._selected, key=lambda t: len(self.bundle.tasks[t].gold_actions))
+        need = len(self.bundle.tasks[longest].gold_actions)
+        if max_turns < need:
+            raise arguments.ArgumentError(
+                f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
+                f"use max_turns >= {need} or select other tasks"
+            )
+        self._progress: V1Progress | None = None
+        super().__init__(max_turns=max_turns, render_mode=render_mode)
+
+    def _task_ids(self) -> Sequence[str]:
+        return self._selected
+
+    def task_tier(self, task_id: str) -> str:
+        return self.bundle.tasks[task_id].tier
+
+    def system_prompt(self) -> str:
+        return policy_text()
+
+    def _start_episode(self, task_id: str) -> tuple[V1Episode, str, dict[str, Any]]:
+        task = self.bundle.tasks[task_id]
+        previous = self._ctx.conn if self._ctx is not None else take_spare()
+        episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
+        return episode, task.work_order, {"tier": task.tier}
+
+    def _save_episode(self, ctx: V1Episode) -> dict[str, Any]:
+        return {"books": ctx.conn.serialize(), "actor": dict(ctx.actor), "task_id": ctx.task_id}
+
+    def _load_episode(self, state: dict[str, Any]) -> V1Episode:
+        return V1Episode(open_books(state["books"]), dict(state["actor"]), state["task_id"])
+
+    def gold_actions(self, task_id: str) -> list[Action]:
+        return list(self.bundle.tasks[task_id].gold_actions)
+
+    def _atomic(self, ctx: V1Episode, tool: Tool) -> AbstractContextManager[None]:
+        return atomic(ctx, tool)
+
+    def _grade_episode(self, ctx: V1Episode) -> Grade:
+        task = self.bundle.tasks[ctx.task_id]
+        grade = compare(book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope)
+        return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
+
+    def progress(self) -> dict[str, float]:
+        """The grade's components as they stand now (``progress.py``); reading it changes nothing."""
+        if self._ctx is None:
+            raise RuntimeError("progress() needs an episode: call reset() first")
+        if self._progress is None or self._progress.episode is not self._ctx:
+            task = self.bundle.tasks[self._ctx.task_id]
+            self._progress = V1Progress(self._ctx, self.bundle.gold_state(task.id), task.scope)
+        return self._progress.measures(self.stats)
+
+    def failure_report(self) -> list[dict[str, Any]]:
+        if self._ctx is None:
+            raise RuntimeError("failure_report() needs an episode: call reset() first")
+        task = self.bundle.tasks[self._ctx.task_id]
+        return failure_report(book_state(self._ctx.conn), self.bundle.gold_state(task.id), task.scope)
+
+    def shaping_potential(self, measures: Mapping[str, float]) -> float:
+        return potential(measures)
+
+    @classmethod
+    def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:
+        """Train on generated companies (seeds from 200,000), evaluate on the shipped one."""
+        if split == "train":
+            return [{"company_seed": 200_000 + k} for k in range(count)]
+        return super().split_sources(split, count)
+
+    @classmethod
+    def scripted_policies(cls) -> Mapping[str, PolicyFactory]:
+        from .baselines import BASELINES
+
+        return BASELINES
+
+    def close(self) -> None:
+        if self._ctx is not None:
+            give_back(self._ctx.conn)
+        super().close()
