@@ -92,6 +92,11 @@ def submit_recommendation(
             empty list if all are met. Flag only requirements that are really unmet: false flags cost points.
         rationale: Why, briefly, citing the documents.
     """
+    return record_submission(ctx, decision, gap_ids, rationale)
+
+
+def record_submission(ctx: VendorEpisode, decision: Decision, gap_ids: list[str], rationale: str) -> str:
+    """Check a submission against the deal's matrix and record it (shared by every version's submit tool)."""
     matrix = [r.id for r in ctx.scenario.requirements]
     unknown = [g for g in gap_ids if g not in matrix]
     if unknown:

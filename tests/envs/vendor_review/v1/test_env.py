@@ -1,0 +1,82 @@
+"""VendorReview-v1 as an env: splits, arguments, and the cheap policies' ceilings."""
+
+from __future__ import annotations
+
+import re
+from statistics import mean
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+import officegym  # noqa: F401  (registers the ids)
+from officegym.envs.core.arguments import ArgumentError
+from officegym.envs.vendor_review.v1.deals import TEST_SEEDS, generated_id
+from officegym.envs.vendor_review.v1.env import VendorReviewV1Env
+from officegym.policies.registry import make_policy
+from officegym.splits import task_rows
+
+V1 = "officegym/VendorReview-v1"
+CEILINGS = {
+    "lazy": 0.10,
+    "paranoid": 0.60,
+    "negation": 0.35,
+    "flag_all": 0.35,
+    "search_hits": 0.35,
+    "dated_promises": 0.35,
+}
+
+
+def _scores(env: gym.Env[Any, Any], policy: str) -> list[float]:
+    rewards = []
+    for task_id in env.unwrapped.task_ids:  # type: ignore[attr-defined]
+        observation, info = env.reset(options={"task_id": task_id})
+        agent = make_policy(policy, env, 0)
+        agent.reset(observation, info)
+        while True:
+            observation, reward, terminated, truncated, _ = env.step(agent.act(observation))
+            if terminated or truncated:
+                rewards.append(float(reward))
+                break
+    return rewards
+
+
+@pytest.mark.parametrize("split_kwargs", [{"split": "train", "first_seed": 5000, "deals": 150}, {}])
+def test_oracle_is_perfect_and_cheap_policies_stay_under_their_ceilings(split_kwargs: dict[str, Any]) -> None:
+    env = gym.make(V1, **split_kwargs)
+    assert min(_scores(env, "oracle")) == 1.0
+    for policy, ceiling in CEILINGS.items():
+        assert mean(_scores(env, policy)) <= ceiling, policy
+
+
+def test_the_test_split_holds_the_held_out_seeds_and_the_train_split_never_does() -> None:
+    test_ids = VendorReviewV1Env().task_ids
+    assert {generated_id(seed) for seed in TEST_SEEDS} <= set(test_ids)
+    train = VendorReviewV1Env.split_sources("train", 10_000)
+    assert all(s["first_seed"] + s["deals"] <= TEST_SEEDS[0] for s in train)
+    rows = task_rows(V1, "train", sources=1)
+    assert len(rows) == 200 and not {r["task_id"] for r in rows} & set(test_ids)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"split": "dev"}, "split must be 'test' or 'train'"),
+        ({"split": "train", "deals": 0}, "deals must be between 1 and"),
+        ({"split": "train", "first_seed": 899_999, "deals": 5}, "first_seed + deals must stay below"),
+        ({"task_ids": ["vr1-gen-000001"]}, "unknown deal id(s)"),
+    ],
+)
+def test_bad_arguments_name_the_fix(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ArgumentError, match=re.escape(message)):
+        gym.make(V1, **kwargs)
+
+
+def test_the_prompt_and_the_submit_tool_agree_on_what_counts() -> None:
+    env = VendorReviewV1Env()
+    prompt = env.system_prompt()
+    assert "signed by the vendor" in prompt and "draft" in prompt
+    submit = next(s for s in env.tool_schemas if s["function"]["name"] == "submit_recommendation")
+    assert "drafts and unsigned promises do not count" in submit["function"]["parameters"]["properties"]["decision"][
+        "description"
+    ].replace("\n", " ")

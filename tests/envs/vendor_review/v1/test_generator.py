@@ -1,0 +1,109 @@
+"""The v1 deal generator: deterministic by seed, at least 10,000 distinct deals, every one valid."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+
+from officegym.envs.vendor_review.authoring.set_checks_v1 import LENGTH_TELL, group_rates, length_tell, set_problems_v1
+from officegym.envs.vendor_review.authoring.validate_v1 import validate_many, validate_record
+from officegym.envs.vendor_review.v1.deals import generate_record, tier_of
+from officegym.envs.vendor_review.v1.library import GAP_MODES, MET_MODES, load_library
+
+DISTINCT = 10_000
+
+
+def _digest(record: dict[str, object]) -> str:
+    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+
+
+def test_a_seed_names_one_deal_in_any_process() -> None:
+    """No hash(), set order or clock: another interpreter (another PYTHONHASHSEED) writes the same deal."""
+    here = _digest(generate_record(4242))
+    code = (
+        "import hashlib, json; from officegym.envs.vendor_review.v1.deals import generate_record; "
+        "print(hashlib.sha256(json.dumps(generate_record(4242), sort_keys=True).encode()).hexdigest())"
+    )
+    env = {"PYTHONHASHSEED": "123"}
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert other.stdout.strip() == here
+    assert _digest(generate_record(4242)) == here
+
+
+def test_ten_thousand_seeds_give_ten_thousand_distinct_deals() -> None:
+    digests = {_digest(generate_record(seed)) for seed in range(DISTINCT)}
+    assert len(digests) == DISTINCT
+
+
+def test_every_generated_deal_passes_the_validator() -> None:
+    records = [generate_record(seed) for seed in range(600)]
+    assert validate_many(records) == []
+
+
+def test_the_validator_catches_a_broken_deal() -> None:
+    record = generate_record(7)
+    gap_deal = next(generate_record(s) for s in range(100) if generate_record(s)["planted_gaps"])
+    record["requirements"] = record["requirements"][:5]
+    assert any("requirement count" in p for p in validate_record(record))
+    flipped = json.loads(json.dumps(gap_deal))
+    first = flipped["planted_gaps"][0]["id"]
+    flipped["annotations"][first]["mode"] = "met"
+    assert any(f"annotation {first}" in p for p in validate_record(flipped))
+
+
+def test_a_commitment_in_a_draft_is_refused() -> None:
+    record = next(generate_record(s) for s in range(300) if generate_record(s)["commitments"])
+    order_form = next(d for d in record["documents"] if d["id"] == "order-form")
+    order_form["text"] = "DRAFT, not signed.\n" + order_form["text"].replace("Signed for", "To be signed for")
+    assert any("is not a document the vendor signed" in p for p in validate_record(record))
+
+
+def test_tiers_are_known_before_generating() -> None:
+    for seed in range(50):
+        assert tier_of(f"vr1-gen-{seed:06d}") == generate_record(seed)["tier"]
+
+
+def test_every_mode_occurs_and_nothing_tells_gaps_from_distractors() -> None:
+    records = [generate_record(seed) for seed in range(3000)]
+    modes = {note["mode"] for r in records for note in r["annotations"].values()}
+    assert modes == {*MET_MODES, *GAP_MODES}
+    assert set_problems_v1(records) == []
+    gaps, distractors = group_rates(records)
+    assert gaps.count > 1000 and distractors.count > 1000
+
+
+def test_the_set_check_catches_a_tell() -> None:
+    records = [generate_record(seed) for seed in range(300)]
+    for record in records:
+        for note in record["annotations"].values():
+            if note["mode"] == "hidden":
+                note["rumour"] = "discredited"
+    assert any("rate" in p for p in set_problems_v1(records))
+
+
+def test_the_library_has_every_mode_for_every_taxonomy_item() -> None:
+    library = load_library()
+    assert len(library.items) == 24
+    for item in library.items:
+        evidence = library.evidence[item.id]
+        assert all(evidence.pieces[mode] for mode in ("met", "hidden", "silence", "hedge", "contradiction"))
+        assert evidence.commitment and evidence.decoy and evidence.rumour and evidence.context
+
+
+def test_the_length_check_passes_generated_deals_and_catches_short_gap_answers() -> None:
+    """Generated answers are padded to one length range whatever their mode; a set whose unmet answers are
+    shorter than the met ones fails the check."""
+    records = [generate_record(seed) for seed in range(300)]
+    assert length_tell(records) <= LENGTH_TELL
+    codes = {item.id: item.code for item in load_library().items}
+    for record in records:
+        questionnaire = next(d for d in record["documents"] if d["id"] == "security-questionnaire")
+        lines = questionnaire["text"].splitlines()
+        for gap in record["planted_gaps"]:
+            lines = [
+                f"{codes[gap['id']]} Answer." if line.startswith(codes[gap["id"]] + " ") else line for line in lines
+            ]
+        questionnaire["text"] = "\n".join(lines)
+    assert length_tell(records) > LENGTH_TELL
