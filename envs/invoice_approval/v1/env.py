@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Final
 
 from ...core import Action, Grade, Tool, ToolEnv, arguments
 from ...core.assets import asset_path, read_text
+from ...core.catalogue import Catalogue
 from ...core.demo import Demo
 from ...core.selection import select_task_ids
 from ...core.tool_env import PolicyFactory
@@ -168,6 +169,13 @@ class InvoiceApprovalV1Env(ToolEnv[V1Episode]):
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return potential(measures)
+
+    def action_catalogue(self, horizon: int) -> Catalogue:
+        """The slot-based catalogue of ``catalogue.py`` (10 slots: single and batch tasks; long and hard tasks
+        need ``InvoiceCatalogueV1(env, slots=28)``)."""
+        from .catalogue import InvoiceCatalogueV1
+
+        return InvoiceCatalogueV1(self, horizon=horizon)
 
     @classmethod
     def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:

@@ -1,18 +1,24 @@
 """Building the v1 tasks: work orders over a generated company, gold paths and wrong paths (offline).
 
-Single tasks: every trap kind alone, in an order shuffled per company (so ``single-N`` names a different kind in
-every company and no task id fixes its answer). Batch: a supplier's documents or a short list of related ones.
-Long: an inbox, whose documents the agent lists page by page. Hard: dense lists of capture errors, chains,
-credit notes and three-way matches. Gold paths come from the reference solver; 3-6 wrong paths per task, each
-kept only if it ends in different books.
+Single tasks: every trap kind alone (each kind is the one trap of exactly one single task, approve-answer kinds
+included), in an order shuffled per company (so ``single-N`` names a different kind in every company), each next to
+one plain **control** document whose right decision differs from the trap's: next to a non-approve trap a clean
+domestic invoice on a PO (approve) half of the time, else a blocked supplier's invoice (hold) or a plain missing
+PO (reject); next to an approve trap one of the latter two. So no fixed decision (approve-all included) passes a
+single task. The control's kind, the document and the order of the two are drawn per company from their own seeded
+RNG (the other tiers' draws stay as they were); the control is never one of the tricky kinds, and the two never
+interact (different suppliers, no shared PO, printed or captured). Batch: a supplier's documents or a short list
+of related ones. Long: an inbox, whose documents the agent lists page by page. Hard: dense lists of capture
+errors, chains, credit notes and three-way matches. Gold paths come from the reference solver; 3-6 wrong paths
+per task, each kept only if it ends in different books.
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...tasks import Task
@@ -37,6 +43,7 @@ class Context:
     template: bytes
     rng: random.Random
     fingerprint: str
+    controls: random.Random = field(default_factory=lambda: random.Random(0))  # draws the single tasks' controls
 
     def received(self) -> list[V1Invoice]:
         return [i for i in self.world.invoices if i.status == "received"]
@@ -64,7 +71,13 @@ class Context:
 def generate_tasks(world: V1World) -> list[Task]:
     conn = build_seed_db(world)
     blob = conn.serialize()
-    ctx = Context(world, episode_template(blob), random.Random(world.seed * 1009 + world.scale), fingerprint(conn))
+    ctx = Context(
+        world,
+        episode_template(blob),
+        random.Random(world.seed * 1009 + world.scale),
+        fingerprint(conn),
+        random.Random(world.seed * 2029 + world.scale * 13 + 5),
+    )
     conn.close()
     return [
         *_clean_first(ctx, _single(ctx)),
@@ -94,8 +107,104 @@ def _single(ctx: Context) -> list[Task]:
     tasks = []
     for n, kind in enumerate(kinds, start=1):
         inv = ctx.rng.choice(groups[kind])
-        tasks.append(_task(ctx, f"single-{n}", "single", inv.design_actor, [inv.invoice_id]))
+        tasks.append(_single_task(ctx, f"single-{n}", inv))
     return tasks
+
+
+# ------------------------------------------------------------------ single tasks: a trap and its control
+CONTROLS: dict[str, tuple[str, str | None]] = {
+    "clean": ("approve_invoice", None),
+    "blocked_supplier": ("hold_invoice", "SUPPLIER_BLOCKED"),
+    "missing_po": ("reject_invoice", "MISSING_PO"),
+}
+"""The plain control kinds and the decision each gets: (tool, reason code)."""
+
+
+def trap_of(scope: Sequence[str], kinds: dict[str, str]) -> str:
+    """The trap document of a single task (``kinds``: trap kind by invoice ID). A control is ``clean`` or, next
+    to a trap that is not itself a control kind, a blocked or missing-PO one; so this is never ambiguous."""
+    others = [iid for iid in scope if kinds[iid] != "clean"]
+    if len(others) == 1:
+        return others[0]
+    (trap,) = [iid for iid in others if kinds[iid] not in CONTROLS]
+    return trap
+
+
+def _single_task(ctx: Context, task_id: str, trap: V1Invoice) -> Task:
+    """The trap next to the first control (in a seeded order) whose gold decision differs from the trap's."""
+    actor = trap.design_actor
+    for control in _control_candidates(ctx, trap):
+        scope = [trap.invoice_id, control.invoice_id]
+        ctx.controls.shuffle(scope)
+        task = _task(ctx, task_id, "single", actor, scope)
+        decided = _decisions(task)
+        if decided[control.invoice_id] == CONTROLS[control.trap] != decided[trap.invoice_id]:
+            return task
+    raise RuntimeError(f"{task_id}: no control document fits trap {trap.invoice_id} ({trap.trap})")
+
+
+def _control_candidates(ctx: Context, trap: V1Invoice) -> list[V1Invoice]:
+    """Control documents for ``trap`` in a seeded order, kind by kind (only kinds whose decision differs from
+    what the trap was planted to get), the documents of a kind shuffled. Next to a non-approve trap a clean
+    control comes first half of the time, else the other kinds in a random order; a trap that is itself a
+    control kind gets a clean control only (so ``trap_of`` can tell them apart)."""
+    answer = _intended_decision(trap)
+    kinds = [k for k in CONTROLS if k != "clean" and CONTROLS[k] != answer and trap.trap not in CONTROLS]
+    ctx.controls.shuffle(kinds)
+    if CONTROLS["clean"] != answer:
+        kinds.insert(0 if ctx.controls.random() < 0.5 else len(kinds), "clean")
+    apart = _apart(ctx, trap)
+    ordered: list[V1Invoice] = []
+    for kind in kinds:
+        pool = [i for i in ctx.received() if i.trap == kind and apart(i) and _plain(ctx, i, trap.design_actor)]
+        ctx.controls.shuffle(pool)
+        ordered += pool
+    return ordered
+
+
+def _intended_decision(inv: V1Invoice) -> tuple[str, str | None]:
+    verb, _, code = inv.intended.partition(":")
+    return (f"{verb}_invoice", code if verb in ("reject", "hold") else None)
+
+
+def _apart(ctx: Context, trap: V1Invoice) -> Callable[[V1Invoice], bool]:
+    """Whether a document shares no supplier and no PO (printed or captured) with the trap's planted group."""
+    group = [i for i in ctx.world.invoices if i.group == trap.group]
+    suppliers = {i.supplier.supplier_id for i in group}
+    pos = {p for i in group for p in _po_numbers(i)}
+
+    def apart(inv: V1Invoice) -> bool:
+        return inv.group != trap.group and inv.supplier.supplier_id not in suppliers and not _po_numbers(inv) & pos
+
+    return apart
+
+
+def _po_numbers(inv: V1Invoice) -> set[str]:
+    return {p for p in (inv.po_number, inv.capture.po_number if inv.capture else None) if p}
+
+
+def _plain(ctx: Context, inv: V1Invoice, actor: str) -> bool:
+    """A control is plain: a clean one is a domestic invoice on a PO, captured as printed, within the actor's
+    limit (so its answer is approve, not a reverse charge, a Kleinbetrag or an escalation)."""
+    if inv.trap != "clean":
+        return True
+    limit = next(a.limit_cents for a in ctx.world.approvers if a.approver_id == actor)
+    return (
+        inv.supplier.country == "DE"
+        and inv.kind == "invoice"
+        and inv.po_number is not None
+        and inv.capture is None
+        and (limit is None or inv.gross_cents <= limit)
+    )
+
+
+def _decisions(task: Task) -> dict[str, tuple[str, str | None]]:
+    """Each document's gold decision: (tool, reason code)."""
+    return {
+        a["arguments"]["invoice_id"]: (a["name"], a["arguments"].get("reason_code"))
+        for a in task.gold_actions
+        if a["name"] in WRITES and a["name"] != "capture_invoice"
+    }
 
 
 def _actors(ctx: Context, roles: Sequence[str]) -> list[str]:

@@ -36,16 +36,15 @@ def test_the_solver_passes_everything() -> None:
     ]
 
 
-def test_cheap_policies_pass_no_task_with_more_than_one_document() -> None:
-    """Doing nothing, approving all, every fixed reject or hold code, escalating all: no batch, long or hard
-    task; on single tasks (one document each) a fixed decision passes only the kinds whose answer it is."""
+def test_cheap_policies_pass_no_task_in_any_tier() -> None:
+    """Doing nothing, approving all, every fixed reject or hold code, escalating all: no task of any tier. A
+    single task is its trap beside a control whose decision differs, so even the fixed decision that is the
+    trap's answer fails it."""
     cheap = [n for n in policies(load_bundle()) if not n.startswith("solver")]
+    assert {"do_nothing", "approve_all", "escalate_all", "reject_all_VAT_ERROR", "hold_all_PO_EXCEEDED"} <= set(cheap)
+    assert len(cheap) == 2 + 8 + 5 + 1  # nothing, approve, 8 reject codes, 5 hold codes, escalate
     for name in cheap:
-        assert passed(name, ("batch", "long", "hard")) == [], name
-    assert passed("do_nothing", ("single",)) == [] and passed("escalate_all", ("single",)) == []
-    singles = sum(1 for s in SEEDS for t in load_bundle(s).tasks.values() if t.tier == "single")
-    for name in cheap:
-        assert len(passed(name, ("single",))) <= 0.3 * singles, name
+        assert passed(name, ("single", "batch", "long", "hard")) == [], name
 
 
 def test_order_matters_in_a_third_of_the_multi_document_tiers_and_the_wrong_orders_fail_there() -> None:
@@ -70,6 +69,8 @@ def test_skipping_a_check_fails_many_tasks() -> None:
 
 
 def test_a_lookup_table_from_one_company_fails_on_others() -> None:
+    """The shipped company's gold decisions keyed by task id fail at least 95 % of the other companies' tasks
+    (measured: 9 of 216 pass, 8 of them single tasks whose trap and control happen to decide alike)."""
     table = {task.id: decisions(task) for task in load_bundle(42).tasks.values()}
     looked = [lookup_passes(load_bundle(s), t, table) for s in SEEDS[1:] for t in load_bundle(s).tasks.values()]
-    assert sum(looked) <= 0.12 * len(looked)
+    assert sum(looked) <= 0.05 * len(looked)

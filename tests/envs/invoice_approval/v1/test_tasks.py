@@ -1,8 +1,10 @@
-"""The shipped v1 tasks: counts per tier, every trap kind alone in the single tier, every gold path scores 1.0
-through ``env.step`` and every wrong path less, and the assets equal a fresh generation."""
+"""The shipped v1 tasks: counts per tier, every trap kind alone in the single tier (beside a plain control), every
+gold path scores 1.0 through ``env.step`` and every wrong path less, and the assets equal a fresh generation."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections import Counter
 from typing import Any
 
@@ -10,10 +12,11 @@ import gymnasium as gym
 import pytest
 
 import officegym  # noqa: F401
+from officegym.envs.invoice_approval.tasks import Task
 from officegym.envs.invoice_approval.v1.authoring.generate import generate
-from officegym.envs.invoice_approval.v1.authoring.task_builder import NOT_SINGLE
+from officegym.envs.invoice_approval.v1.authoring.task_builder import CONTROLS, NOT_SINGLE, trap_of
 from officegym.envs.invoice_approval.v1.authoring.traps import PLANTERS
-from officegym.envs.invoice_approval.v1.bundle import load_bundle
+from officegym.envs.invoice_approval.v1.bundle import Bundle, load_bundle
 from officegym.envs.invoice_approval.v1.db import shipped_fingerprint
 
 ENV_ID = "officegym/InvoiceApproval-v1"
@@ -40,26 +43,67 @@ def test_at_least_100_tasks_over_four_tiers() -> None:
     assert tiers["single"] >= len(PLANTERS) and tiers["batch"] >= 20 and tiers["long"] >= 10 and tiers["hard"] >= 10
 
 
-def test_every_trap_kind_is_a_single_task_alone() -> None:
-    bundle = load_bundle()
-    single_ids = {task.scope[0] for task in bundle.tasks.values() if task.tier == "single"}
-    assert all(len(t.scope) == 1 for t in bundle.tasks.values() if t.tier == "single")
-    planted = {p.__name__ for p in PLANTERS}
-    import sqlite3
-
+def hidden(bundle: Bundle, columns: str) -> dict[str, tuple[Any, ...]]:
+    """Columns of every document of the bundle's seed DB by invoice ID (hidden ones included: trap, intended)."""
     conn = sqlite3.connect(":memory:")
     conn.deserialize(bundle.seed_bytes)
-    kinds = dict(conn.execute("SELECT invoice_id, trap FROM invoices").fetchall())
-    single_kinds = {kinds[iid] for iid in single_ids}
-    assert planted <= single_kinds | {"resubmission"}  # the resubmission pair is two kinds of its own
-    assert not single_kinds & NOT_SINGLE
-    labels = Counter(kinds[iid] for iid in single_ids)
-    assert max(labels.values()) == 1
+    rows = {row[0]: tuple(row[1:]) for row in conn.execute(f"SELECT invoice_id, {columns} FROM invoices")}
+    conn.close()
+    return rows
+
+
+def singles(bundle: Bundle) -> list[Task]:
+    return [task for task in bundle.tasks.values() if task.tier == "single"]
+
+
+def decisions(task: Task) -> dict[str, tuple[str, str | None]]:
+    return {
+        a["arguments"]["invoice_id"]: (a["name"], a["arguments"].get("reason_code"))
+        for a in task.gold_actions
+        if a["name"] in ("approve_invoice", "reject_invoice", "hold_invoice", "escalate_invoice")
+    }
+
+
+def test_every_trap_kind_is_a_single_task_alone_next_to_a_plain_control() -> None:
+    """Each single task is one trap and one control (clean, blocked supplier or missing PO); every planted kind
+    is the trap of exactly one single task, and the two documents decide differently."""
+    bundle = load_bundle()
+    kinds = {iid: row[0] for iid, row in hidden(bundle, "trap").items()}
+    assert all(len(t.scope) == 2 for t in singles(bundle))
+    traps = [trap_of(t.scope, kinds) for t in singles(bundle)]
+    controls = [next(iid for iid in t.scope if iid != trap) for t, trap in zip(singles(bundle), traps, strict=True)]
+    trap_kinds = Counter(kinds[iid] for iid in traps)
+    planted = {p.__name__ for p in PLANTERS}
+    assert planted <= set(trap_kinds) | {"resubmission"}  # the resubmission pair is two kinds of its own
+    assert not set(trap_kinds) & NOT_SINGLE and max(trap_kinds.values()) == 1
+    assert {kinds[iid] for iid in controls} == set(CONTROLS)  # every control kind is used
+    for task, trap, control in zip(singles(bundle), traps, controls, strict=True):
+        decided = decisions(task)
+        assert decided[control] == CONTROLS[kinds[control]] != decided[trap], task.id
+    assert len({t.scope[0] in traps for t in singles(bundle)}) == 2  # the trap comes first in some, second in others
+
+
+def test_trap_and_control_never_share_a_supplier_or_a_po() -> None:
+    bundle = load_bundle()
+    rows = hidden(bundle, "supplier_id, po_number, trap")
+    conn = sqlite3.connect(":memory:")
+    conn.deserialize(bundle.seed_bytes)
+    printed = {
+        iid: json.loads(body).get("po_number") for iid, body in conn.execute("SELECT invoice_id, body FROM documents")
+    }
+    conn.close()
+    for task in singles(bundle):
+        first, second = (rows[iid] for iid in task.scope)
+        assert first[0] != second[0], task.id
+        pos = [{p for p in (rows[iid][1], printed.get(iid)) if p} for iid in task.scope]
+        assert not pos[0] & pos[1], task.id
 
 
 def test_single_tier_has_approve_answers() -> None:
-    singles = [t for t in load_bundle().tasks.values() if t.tier == "single"]
-    approved = [t.id for t in singles if any(a["name"] == "approve_invoice" for a in t.gold_actions)]
+    """Traps whose right answer is approve are tested alone (beside a control that is not approved)."""
+    bundle = load_bundle()
+    kinds = {iid: row[0] for iid, row in hidden(bundle, "trap").items()}
+    approved = [t.id for t in singles(bundle) if decisions(t)[trap_of(t.scope, kinds)][0] == "approve_invoice"]
     assert len(approved) >= 10
 
 
@@ -81,8 +125,6 @@ def test_shipped_assets_equal_a_fresh_generation() -> None:
 
 
 def test_every_received_document_of_the_shipped_company_has_its_pdf() -> None:
-    import sqlite3
-
     from officegym.envs.core.assets import asset_path
 
     conn = sqlite3.connect(":memory:")
