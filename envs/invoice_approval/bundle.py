@@ -24,6 +24,7 @@ from .db import (
     shipped_fingerprint,
     shipped_seed_bytes,
 )
+from .entities import World
 from .grading import BookState, book_state
 from .read_model import Snapshot, snapshot
 from .sandbox import replay
@@ -109,14 +110,13 @@ def _load_bundle(company_seed: int, tasks_path: str | None, company_scale: int) 
         tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path("invoice_approval", TASKS_FILE))
     else:  # offline work at run time: only for a company that is not shipped
         from .authoring.seed_db import build_seed_db
-        from .authoring.task_builder import generate_tasks
         from .authoring.world import generate_world
 
         world = generate_world(company_seed, company_scale)
         conn = build_seed_db(world)
         seed_bytes, print_ = conn.serialize(), fingerprint(conn)
         conn.close()
-        tasks = read_tasks(Path(tasks_path)) if tasks_path else generate_tasks(world)
+        tasks = read_tasks(Path(tasks_path)) if tasks_path else _generated_tasks(world, company_seed, company_scale)
     for task in tasks:
         if task.seed_fingerprint != print_:
             raise ValueError(
@@ -126,6 +126,23 @@ def _load_bundle(company_seed: int, tasks_path: str | None, company_scale: int) 
             )
     template = episode_template(seed_bytes)
     return Bundle(company_seed, seed_bytes, template, print_, {t.id: t for t in tasks}, company_scale)
+
+
+class UnusableCompany(RuntimeError):
+    """A generated company whose tasks the builder refuses (a few seeds give a batch with too few distinct wrong
+    paths; the builder refuses them rather than ship a weaker task). Users pick another seed."""
+
+
+def _generated_tasks(world: World, company_seed: int, company_scale: int) -> list[Task]:
+    from .authoring.task_builder import generate_tasks
+
+    try:
+        return generate_tasks(world)
+    except RuntimeError as error:
+        raise UnusableCompany(
+            f"company_seed={company_seed}{_scale_note(company_scale)} generates a company whose tasks cannot be "
+            f"built ({error}); use another seed, e.g. one of InvoiceApprovalEnv.split_sources('train', n)"
+        ) from error
 
 
 def _scale_note(company_scale: int) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
-from .bundle import Bundle, load_bundle
+from .bundle import Bundle, UnusableCompany, load_bundle
 from .db import CANONICAL_SEED, connect_bytes
 
 TRAIN_SEED_START: Final = 100_000
@@ -59,7 +59,7 @@ def train_company_seeds(count: int) -> list[int]:
             break
         try:
             candidate = load_bundle(seed)
-        except RuntimeError:
+        except UnusableCompany:
             continue
         if not any(shared_with(candidate, evaluation).values()):
             seeds.append(seed)
