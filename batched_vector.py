@@ -5,7 +5,9 @@ steps take a few microseconds, so there the pipes, the pickling and the wake-ups
 more than the envs themselves (README, "Speed and scale": async is several times slower than sync). Here each
 worker hosts ``envs_per_worker`` envs, as EnvPool-style stacks do: one message carries a worker's slice of the
 actions, one reply carries its slice of the results, and a machine with two cores runs two busy workers instead
-of many idle ones.
+of many idle ones. By default (``parent_slice=True``) the calling process hosts the first slice itself: it sends
+the workers their slices, steps its own while they step theirs, then collects their replies, so it does work
+instead of waiting (with 64 envs on two cores: one worker process, and the caller as the second host).
 
 The semantics are those of ``SyncVectorEnv`` with ``autoreset_mode=SAME_STEP``, and the results are identical
 for the same seeds and actions (``tests/test_batched_vector.py`` checks it): a worker steps its envs exactly as
@@ -204,10 +206,12 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
         num_envs: int,
         envs_per_worker: int | None = None,
         context: str = "spawn",
+        parent_slice: bool = True,
         **env_kwargs: Any,
     ) -> None:
         self._pipes: list[Connection] = []
         self._processes: list[BaseProcess] = []
+        self._local: _Host | None = None
         if context not in CONTEXTS:
             raise ValueError(f"context must be one of {CONTEXTS} (not 'fork': the parent may hold threads)")
         self.num_envs = num_envs
@@ -215,12 +219,28 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
         self.slices = worker_slices(num_envs, self.envs_per_worker)
         self.autoreset_mode = AutoresetMode.SAME_STEP
         spec = env_id if isinstance(env_id, EnvSpec) else gym.spec(env_id)
+        local = parent_slice and len(self.slices) > 1
+        self._remote = self.slices[1:] if local else list(self.slices)
         self._start_workers(multiprocessing.get_context(context), spec, env_kwargs)
-        self._adopt_spaces(self._gather())
+        spaces = self._gather()
+        if local:
+            self._local = self._host_here(spec, env_kwargs)
+            spaces.insert(0, self._local.spaces())
+        self._adopt_spaces(spaces)
+
+    def _host_here(self, spec: EnvSpec, env_kwargs: dict[str, Any]) -> _Host:
+        """The first slice's envs, in this process: while the workers step theirs, this process steps its own
+        instead of waiting idle, so two cores run two busy hosts (with ``parent_slice=False``, a worker of its
+        own). An error making them closes the workers first."""
+        try:
+            return _Host(spec, env_kwargs, len(self.slices[0]))
+        except BaseException:
+            self.close()
+            raise
 
     def _start_workers(self, ctx: Any, spec: EnvSpec, env_kwargs: dict[str, Any]) -> None:
         """The spec travels to the workers, so ids registered only in the parent (a benchmark's) work too."""
-        for number, indices in enumerate(self.slices):
+        for number, indices in enumerate(self._remote):
             parent, child = ctx.Pipe()
             process = ctx.Process(
                 target=_worker,
@@ -290,8 +310,29 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
         return self._processes[number].exitcode
 
     def _span(self, number: int) -> str:
-        indices = self.slices[number]
+        indices = self._remote[number]
         return f"{indices.start} to {indices.stop - 1}"
+
+    def _exchange(self, command: str, payloads: Sequence[Any]) -> list[Any]:
+        """One reply per slice, in env order: the workers' requests go out first, then this process runs its own
+        slice, then the workers' replies come in. Any error closes the whole vector env and is raised (the first
+        slice's error first, so errors come in env order as in the sync vector env)."""
+        if self._local is None:
+            self._send(command, payloads)
+            return self._gather()
+        self._send(command, payloads[1:])
+        try:
+            local = self._local.handle(command, payloads[0])
+        except Exception as error:
+            error.add_note(f"raised in the parent's own envs (envs {self._own_span()})")
+            with contextlib.suppress(Exception):
+                self._gather()
+            self.close()
+            raise
+        return [local, *self._gather()]
+
+    def _own_span(self) -> str:
+        return f"{self.slices[0].start} to {self.slices[0].stop - 1}"
 
     def _split(self, values: Sequence[Any]) -> list[list[Any]]:
         return [list(values[indices.start : indices.stop]) for indices in self.slices]
@@ -308,8 +349,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
             mask = _checked_mask(options.pop("reset_mask"), self.num_envs)
         masks = self._split(mask.tolist()) if mask is not None else [None] * len(self.slices)
         payloads = [(s, options, m) for s, m in zip(self._split(seeds), masks, strict=True)]
-        self._send("reset", payloads)
-        replies = self._gather()
+        replies = self._exchange("reset", payloads)
         infos = _merge_infos(
             [(s.start, infos) for s, (_, infos) in zip(self.slices, replies, strict=True)], self.num_envs
         )
@@ -320,8 +360,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
         action_list = list(iterate(self.action_space, actions))
         if len(action_list) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} actions, got {len(action_list)}")
-        self._send("step", self._split(action_list))
-        replies = self._gather()
+        replies = self._exchange("step", self._split(action_list))
         obs = [o for reply in replies for o in reply[0]]
         rewards = np.array([r for reply in replies for r in reply[1]], dtype=np.float64)
         terminations = np.array([t for reply in replies for t in reply[2]], dtype=np.bool_)
@@ -335,8 +374,8 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Calls a method of (or reads an attribute of) every sub-env, as ``SyncVectorEnv.call`` does."""
-        self._send("call", [(name, args, kwargs)] * len(self.slices))
-        return tuple(result for results in self._gather() for result in results)
+        replies = self._exchange("call", [(name, args, kwargs)] * len(self.slices))
+        return tuple(result for results in replies for result in results)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         return self.call(name)
@@ -348,8 +387,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
             raise ValueError(
                 f"Values must be a list or tuple with length equal to the number of environments ({self.num_envs})"
             )
-        self._send("set_attr", [(name, part) for part in self._split(values)])
-        self._gather()
+        self._exchange("set_attr", [(name, part) for part in self._split(values)])
 
     def render(self) -> tuple[Any, ...] | None:
         return self.call("render")
@@ -358,6 +396,9 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
         """Asks every worker to close its envs and exit, waits for it, and terminates whatever does not
         (at once with ``terminate=True``, as ``AsyncVectorEnv.close(terminate=True)``)."""
         self.closed = True  # a failure below must not send close() round again from __del__
+        if self._local is not None:
+            with contextlib.suppress(Exception):
+                self._local.close()
         for pipe in [] if terminate else self._pipes:
             with contextlib.suppress(OSError, ValueError):
                 pipe.send(("close", None))

@@ -11,7 +11,9 @@ Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override ei
 
 ``"batched"`` is officegym's own mode (``officegym.batched_vector``): each worker process hosts
 ``envs_per_worker`` envs and steps them in one round trip, with the semantics (and results) of the sync vector env
-with SAME_STEP autoreset. Its only ``vector_kwargs`` is ``context`` (``"spawn"``, the default, or ``"forkserver"``).
+with SAME_STEP autoreset. Its ``vector_kwargs`` are ``context`` (``"spawn"``, the default, or ``"forkserver"``) and
+``parent_slice`` (default True: this process hosts the first slice itself and steps it while the workers step
+theirs; False gives every slice a worker process).
 """
 
 from __future__ import annotations
@@ -60,12 +62,17 @@ def _make_batched(
     """Checks the batched mode's own arguments here, so a mistake fails before any process starts."""
     if envs_per_worker is not None:
         envs_per_worker = arguments.whole_number("envs_per_worker", envs_per_worker, minimum=1, maximum=4096, example=8)
-    unknown = sorted(set(vector_kwargs) - {"context"})
+    unknown = sorted(set(vector_kwargs) - {"context", "parent_slice"})
     if unknown:
         raise arguments.ArgumentError(
-            f"vectorization_mode='batched' takes only 'context' in vector_kwargs, got {unknown}"
+            f"vectorization_mode='batched' takes only 'context' and 'parent_slice' in vector_kwargs, got {unknown}"
         )
     context = vector_kwargs.get("context", "spawn")
     if context not in CONTEXTS:
         raise arguments.ArgumentError(f"context must be 'spawn' or 'forkserver' (not 'fork'), got {context!r}")
-    return BatchedVectorEnv(env_id, num_envs, envs_per_worker=envs_per_worker, context=context, **env_kwargs)
+    parent_slice = vector_kwargs.get("parent_slice", True)
+    if not isinstance(parent_slice, bool):
+        raise arguments.ArgumentError(f"parent_slice must be True or False, got {parent_slice!r}")
+    return BatchedVectorEnv(
+        env_id, num_envs, envs_per_worker=envs_per_worker, context=context, parent_slice=parent_slice, **env_kwargs
+    )

@@ -69,12 +69,20 @@ def random_actions(rng: np.random.Generator, envs: Any, read: dict[str, Any]) ->
     return tuple(read if rng.random() < 0.7 else action for action in sampled)
 
 
+@pytest.mark.parametrize("parent_slice", [True, False])
 @pytest.mark.parametrize("env_id", list(CASES))
-def test_identical_to_sync(env_id: str) -> None:
+def test_identical_to_sync(env_id: str, parent_slice: bool) -> None:
     env_kwargs, read = CASES[env_id]
     sync: Any = officegym.make_vec(env_id, num_envs=5, **env_kwargs)
-    batched: Any = officegym.make_vec(env_id, num_envs=5, vectorization_mode="batched", envs_per_worker=2, **env_kwargs)
-    assert len(batched.processes) == 3  # 2 + 2 + 1 envs
+    batched: Any = officegym.make_vec(
+        env_id,
+        num_envs=5,
+        vectorization_mode="batched",
+        envs_per_worker=2,
+        vector_kwargs={"parent_slice": parent_slice},
+        **env_kwargs,
+    )
+    assert len(batched.processes) == (2 if parent_slice else 3)  # 2 + 2 + 1 envs, the first 2 here or in a worker
     assert_same(sync.reset(seed=3), batched.reset(seed=3))
     assert batched.get_attr("np_random_seed") == sync.get_attr("np_random_seed") == (3, 4, 5, 6, 7)
     sync.action_space.seed(0)
@@ -111,14 +119,37 @@ def test_autoreset_same_step_carries_the_final_obs_and_grade() -> None:
     envs.close()
 
 
-def test_a_worker_error_surfaces_and_closes_the_vector_env() -> None:
+@pytest.mark.parametrize(
+    ("parent_slice", "where"),
+    [(False, "raised in batched worker 0 (envs 0 to 1)"), (True, "raised in the parent's own envs (envs 0 to 1)")],
+)
+def test_an_error_surfaces_in_env_order_and_closes_the_vector_env(parent_slice: bool, where: str) -> None:
+    """Every slice fails here (step before reset); the first slice's error is raised, wherever it ran."""
     envs: Any = officegym.make_vec(
-        "officegym/VendorReview-v0", num_envs=4, vectorization_mode="batched", envs_per_worker=2
+        "officegym/VendorReview-v0",
+        num_envs=4,
+        vectorization_mode="batched",
+        envs_per_worker=2,
+        vector_kwargs={"parent_slice": parent_slice},
     )
     pids = worker_pids(envs)
     with pytest.raises(ResetNeeded) as raised:
         envs.step((FINISH,) * 4)  # the sub-envs' order enforcement: step before reset
-    assert "raised in batched worker 0" in "\n".join(raised.value.__notes__)
+    assert where in "\n".join(raised.value.__notes__)
+    assert envs.closed
+    assert_gone(pids)
+
+
+def test_an_error_in_a_worker_behind_a_healthy_parent_slice_surfaces() -> None:
+    """Only the worker's envs fail (never reset); the parent's slice steps fine, the worker's error is raised."""
+    envs: Any = officegym.make_vec(
+        "officegym/VendorReview-v0", num_envs=4, vectorization_mode="batched", envs_per_worker=2
+    )
+    envs.reset(seed=0, options={"reset_mask": np.array([True, True, False, False])})
+    pids = worker_pids(envs)
+    with pytest.raises(ResetNeeded) as raised:
+        envs.step((FINISH,) * 4)
+    assert "raised in batched worker 0 (envs 2 to 3)" in "\n".join(raised.value.__notes__)
     assert envs.closed
     assert_gone(pids)
 
@@ -147,7 +178,9 @@ def test_interpreter_exit_leaves_no_process() -> None:
         """
         import officegym
         if __name__ == "__main__":
-            envs = officegym.make_vec("officegym/VendorReview-v0", 4, "batched", envs_per_worker=2)
+            envs = officegym.make_vec(
+                "officegym/VendorReview-v0", 4, "batched", envs_per_worker=2, vector_kwargs={"parent_slice": False}
+            )
             envs.reset(seed=0)
             print(*[process.pid for process in envs.processes])
         """
@@ -168,5 +201,7 @@ def test_worker_slices_and_arguments() -> None:
         officegym.make_vec(env_id, num_envs=2, envs_per_worker=2)
     with pytest.raises(ArgumentError, match="context"):
         officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"context": "fork"})
-    with pytest.raises(ArgumentError, match="only 'context'"):
+    with pytest.raises(ArgumentError, match="only 'context' and 'parent_slice'"):
         officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"shared_memory": True})
+    with pytest.raises(ArgumentError, match="parent_slice must be True or False"):
+        officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"parent_slice": "yes"})
