@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -117,6 +118,13 @@ def _load_bundle(company_seed: int, tasks_path: str | None, company_scale: int) 
         seed_bytes, print_ = conn.serialize(), fingerprint(conn)
         conn.close()
         tasks = read_tasks(Path(tasks_path)) if tasks_path else _generated_tasks(world, company_seed, company_scale)
+    check_companies(tasks, print_, company_seed, company_scale)
+    template = episode_template(seed_bytes)
+    return Bundle(company_seed, seed_bytes, template, print_, {t.id: t for t in tasks}, company_scale)
+
+
+def check_companies(tasks: Sequence[Task], print_: str, company_seed: int, company_scale: int) -> None:
+    """Refuse tasks made for another company (their fingerprint is not this company's), in every version."""
     for task in tasks:
         if task.seed_fingerprint != print_:
             raise ValueError(
@@ -124,8 +132,6 @@ def _load_bundle(company_seed: int, tasks_path: str | None, company_scale: int) 
                 f"{task.seed_fingerprint[:12]}..., this company is {print_[:12]}... from seed "
                 f"{company_seed}{_scale_note(company_scale)}); pass the company_seed its tasks were generated from"
             )
-    template = episode_template(seed_bytes)
-    return Bundle(company_seed, seed_bytes, template, print_, {t.id: t for t in tasks}, company_scale)
 
 
 class UnusableCompany(RuntimeError):
@@ -150,19 +156,24 @@ def _scale_note(company_scale: int) -> str:
     return "" if company_scale == 1 else f" at company_scale {company_scale}"
 
 
-def verify_seed_bytes(seed_bytes: bytes, expected: str) -> None:
-    """Refuse a seed file that is not a database, or whose content does not match its recorded fingerprint."""
+def verify_seed_bytes(
+    seed_bytes: bytes,
+    expected: str,
+    fingerprint_of: Callable[[sqlite3.Connection], str] = fingerprint,
+    generator: str = "officegym.envs.invoice_approval.authoring.generate",
+) -> None:
+    """Refuse a seed file that is not a database, or whose content does not match its recorded fingerprint
+    (``fingerprint_of`` and the ``generator`` module to rerun are the version's)."""
     try:
         conn = connect_bytes(seed_bytes)
-        actual = fingerprint(conn)
+        actual = fingerprint_of(conn)
         conn.close()
     except sqlite3.DatabaseError as error:
         raise ValueError(
-            f"the seed database is damaged ({error}); regenerate assets with "
-            "`python -m officegym.envs.invoice_approval.authoring.generate`"
+            f"the seed database is damaged ({error}); regenerate assets with `python -m {generator}`"
         ) from error
     if actual != expected:
         raise ValueError(
             f"seed database fingerprint {actual[:12]}... does not match {expected[:12]}...; "
-            "regenerate assets with `python -m officegym.envs.invoice_approval.authoring.generate`"
+            f"regenerate assets with `python -m {generator}`"
         )

@@ -32,21 +32,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..core.actions import FINISH, FINISH_ACTION, Action
 from ..core.catalogue import UNKNOWN, Internal
+from ..core.toolbox import Outcome
 from .entities import ID_PATTERNS
+from .episode import Books
 from .rules import escalation_target
 from .sandbox import call, open_episode
 
 if TYPE_CHECKING:
     from .env import InvoiceApprovalEnv
+    from .tasks import Task
 
 INVOICE_ID = ID_PATTERNS["invoice_id"]
 
@@ -64,6 +67,8 @@ DECISIONS: tuple[tuple[str, str], ...] = (
 )
 SLOT_FEATURES = 6
 GLOBAL_FEATURES = 4
+S = TypeVar("S")  # what a version records about one work-order slot
+B = TypeVar("B", bound=Books)
 
 
 @dataclass(frozen=True)
@@ -101,30 +106,85 @@ def slot_entries(slot: int, approvers: int) -> list[Entry]:
     return entries
 
 
-def company_approvers(env: InvoiceApprovalEnv) -> list[tuple[str, int | None]]:
-    """(approver ID, limit in cents or None) of the env's company in ID order, read through ``list_approvers``."""
-    actor = next(iter(env.bundle.tasks.values())).actor
-    episode = open_episode(env.bundle.template, actor)
-    rows = json.loads(call(episode, {"name": "list_approvers", "arguments": {}}).observation)["approvers"]
+def company_approvers(
+    template: bytes,
+    tasks: Mapping[str, Task],
+    opener: Callable[[bytes, str], B],
+    caller: Callable[[B, Action], Outcome],
+) -> list[tuple[str, int | None]]:
+    """(approver ID, limit in cents or None) of a company in ID order, read through ``list_approvers`` with the
+    version's own sandbox (``opener``: its ``open_episode``, ``caller``: its ``call``), as the first task's actor
+    (any approver may list them)."""
+    episode = opener(template, next(iter(tasks.values())).actor)
+    rows = json.loads(caller(episode, {"name": "list_approvers", "arguments": {}}).observation)["approvers"]
     episode.conn.close()
     return sorted(((row["approver_id"], row["limit_cents"]) for row in rows), key=lambda pair: pair[0])
 
 
-class InvoiceCatalogue:
+class SlotCatalogue(Generic[S]):
+    """What the slot catalogues of every version share: the entry list (finish, global reads, then the same
+    block per work-order slot), approver places, the escalation target and the decision actions. Each version
+    says what a slot has seen and what its entries mean (``resolve``, ``observe``, ``_allowed``)."""
+
+    approvers: list[tuple[str, int | None]]
+    entries: list[Entry]
+    slots: list[S]
+
+    def _lay_out(
+        self,
+        approvers: list[tuple[str, int | None]],
+        places: int,
+        global_verbs: Sequence[str],
+        slot_entries: Callable[[int, int], list[Entry]],
+        slots: int,
+    ) -> None:
+        """The company's ``approvers`` (at most ``places``), then every entry in index order and its label."""
+        if len(approvers) > places:
+            raise ValueError(f"the company has {len(approvers)} approvers; use approvers >= that")
+        self.approvers = approvers
+        self.entries = [Entry(FINISH), *(Entry(verb) for verb in global_verbs)]
+        for slot in range(slots):
+            self.entries += slot_entries(slot, places)
+        self.labels = tuple(e.label for e in self.entries)
+        self.slot_count = slots
+
+    def _slot(self, entry: Entry) -> S | None:
+        return self.slots[entry.slot] if 0 <= entry.slot < len(self.slots) else None
+
+    def _escalation(self, gross: object) -> str:
+        """The approver the policy's escalation rule names for ``gross`` (UNKNOWN before it is known)."""
+        if not isinstance(gross, int) or not any(limit is None or limit >= gross for _, limit in self.approvers):
+            return UNKNOWN
+        return escalation_target(self.approvers, gross)
+
+    def _approver(self, j: int) -> str:
+        return self.approvers[j][0] if j < len(self.approvers) else UNKNOWN
+
+    def _decide(self, entry: Entry, iid: str, target: Callable[[], str]) -> Action:
+        """The decision ``entry`` on invoice ``iid``; ``target`` gives the rule's escalation target."""
+        if entry.verb == "approve":
+            return {"name": "approve_invoice", "arguments": {"invoice_id": iid}}
+        if entry.verb in ("reject", "hold"):
+            return {"name": f"{entry.verb}_invoice", "arguments": {"invoice_id": iid, "reason_code": entry.arg}}
+        approver = target() if entry.verb == "escalate" else self._approver(int(entry.arg))
+        return {"name": "escalate_invoice", "arguments": {"invoice_id": iid, "approver_id": approver}}
+
+    def mask(self) -> NDArray[np.bool_]:
+        return np.array([self._allowed(e) for e in self.entries], dtype=bool)
+
+    def _allowed(self, entry: Entry) -> bool:
+        raise NotImplementedError
+
+
+class InvoiceCatalogue(SlotCatalogue[Slot]):
     """The slot-based catalogue above, with the per-episode state that fills in its arguments."""
 
     def __init__(
         self, env: InvoiceApprovalEnv, *, horizon: int | None = None, slots: int = 10, approvers: int = 16
     ) -> None:
-        self.approvers = company_approvers(env)
-        if len(self.approvers) > approvers:
-            raise ValueError(f"the company has {len(self.approvers)} approvers; use approvers >= that")
+        approvers_ = company_approvers(env.bundle.template, env.bundle.tasks, open_episode, call)
+        self._lay_out(approvers_, approvers, ("whoami", "list_approvers"), slot_entries, slots)
         self.horizon = horizon if horizon is not None else env.max_turns  # scales the turn feature
-        self.entries = [Entry(FINISH), Entry("whoami"), Entry("list_approvers")]
-        for slot in range(slots):
-            self.entries += slot_entries(slot, approvers)
-        self.labels = tuple(e.label for e in self.entries)
-        self.slot_count = slots
         self.numeric_size = GLOBAL_FEATURES + SLOT_FEATURES * slots
         self.start("", {})
 
@@ -137,9 +197,6 @@ class InvoiceCatalogue:
         self.steps = 0
         self.read_globals = {"whoami": False, "list_approvers": False}
         self.last_error = False
-
-    def _slot(self, entry: Entry) -> Slot | None:
-        return self.slots[entry.slot] if 0 <= entry.slot < len(self.slots) else None
 
     # ------------------------------------------------------------------ meaning of an index
     def resolve(self, index: int) -> Action | Internal:
@@ -163,21 +220,10 @@ class InvoiceCatalogue:
         return self._decision(entry, iid, record)
 
     def _decision(self, entry: Entry, iid: str, record: Mapping[str, Any]) -> Action:
-        if entry.verb == "approve":
-            return {"name": "approve_invoice", "arguments": {"invoice_id": iid}}
-        if entry.verb in ("reject", "hold"):
-            return {"name": f"{entry.verb}_invoice", "arguments": {"invoice_id": iid, "reason_code": entry.arg}}
-        target = self._target(record) if entry.verb == "escalate" else self._approver(int(entry.arg))
-        return {"name": "escalate_invoice", "arguments": {"invoice_id": iid, "approver_id": target}}
+        return self._decide(entry, iid, lambda: self._target(record))
 
     def _target(self, record: Mapping[str, Any]) -> str:
-        gross = record.get("gross_cents")
-        if not isinstance(gross, int) or not any(limit is None or limit >= gross for _, limit in self.approvers):
-            return UNKNOWN
-        return escalation_target(self.approvers, gross)
-
-    def _approver(self, j: int) -> str:
-        return self.approvers[j][0] if j < len(self.approvers) else UNKNOWN
+        return self._escalation(record.get("gross_cents"))
 
     def apply(self, internal: Internal) -> str:
         raise ValueError(f"the InvoiceApproval catalogue has no internal entries (got {internal})")
@@ -217,9 +263,6 @@ class InvoiceCatalogue:
                 slot.listed[entry.arg] = True
 
     # ------------------------------------------------------------------ masks and features
-    def mask(self) -> NDArray[np.bool_]:
-        return np.array([self._allowed(e) for e in self.entries], dtype=bool)
-
     def _allowed(self, entry: Entry) -> bool:
         if entry.slot < 0:
             return entry.verb == FINISH or not self.read_globals[entry.verb]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
 from ..core.assets import asset_path, read_text
@@ -67,8 +68,13 @@ def create_schema(conn: sqlite3.Connection) -> None:
 def fingerprint(conn: sqlite3.Connection) -> str:
     """SHA-256 of a canonical dump: every table's rows ordered by key, as sorted-key JSON. Independent of
     page layout and SQLite version, unlike the bytes of the file."""
+    return tables_fingerprint(conn, TABLE_KEYS)
+
+
+def tables_fingerprint(conn: sqlite3.Connection, table_keys: Mapping[str, str]) -> str:
+    """The canonical dump's SHA-256 over ``table_keys`` (table: ORDER BY key), for every version's tables."""
     digest = hashlib.sha256()
-    for table, key in TABLE_KEYS.items():
+    for table, key in table_keys.items():
         cursor = conn.execute(f"SELECT * FROM {table} ORDER BY {key}")
         columns = [c[0] for c in cursor.description]
         for row in cursor:
@@ -88,11 +94,19 @@ def connect_bytes(blob: bytes) -> sqlite3.Connection:
 def episode_template(seed_bytes: bytes) -> bytes:
     """The seed without hidden columns, plus the change logs behind the record view (``read_model.py``) and
     the grader (``book_changes.py``), vacuumed, serialized: what every episode starts from."""
+    return stripped_template(seed_bytes, HIDDEN_COLUMNS, add_change_log, add_ledger_log)
+
+
+def stripped_template(
+    seed_bytes: bytes, hidden: Sequence[str], *additions: Callable[[sqlite3.Connection], None]
+) -> bytes:
+    """The seed with the invoices' ``hidden`` columns dropped, ``additions`` applied, and vacuumed (so no free
+    page still holds the hidden bytes), serialized."""
     conn = connect_bytes(seed_bytes)
-    for column in HIDDEN_COLUMNS:
+    for column in hidden:
         conn.execute(f"ALTER TABLE invoices DROP COLUMN {column}")
-    add_change_log(conn)
-    add_ledger_log(conn)
+    for add in additions:
+        add(conn)
     conn.execute("VACUUM")
     blob = conn.serialize()
     conn.close()

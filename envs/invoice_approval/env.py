@@ -4,31 +4,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
 from functools import cache
 from typing import Any, ClassVar
 
-from ..core import Action, Grade, Tool, ToolEnv, arguments
+from ..core import Tool
 from ..core.assets import asset_path, read_text
 from ..core.catalogue import Catalogue
 from ..core.demo import Demo
-from ..core.selection import select_task_ids
 from ..core.tool_env import PolicyFactory
 from .book_changes import book_delta, graded_states
 from .bundle import Bundle, load_bundle
-from .connections import give_back, open_books, take_spare
+from .connections import open_books, take_spare
 from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
+from .env_arguments import check_arguments, select_tasks
+from .env_base import InvoiceToolEnv
 from .episode import InvoiceEpisode
-from .grading import BookState, compare, failure_report
-from .progress import InvoiceProgress, invoice_potential
+from .grading import BookState, failure_report
+from .progress import invoice_potential
 from .read_model import RecordView
-from .sandbox import atomic, open_episode
+from .sandbox import open_episode
 from .tasks import TIERS
 from .tools import TOOLS
 
 DEFAULT_MAX_TURNS = 200
-ACCEPTED = ("task_ids", "tier", "max_turns", "render_mode", "company_seed", "tasks_path", "company_scale")
 
 
 @cache
@@ -36,7 +35,7 @@ def policy_text() -> str:
     return read_text(asset_path("invoice_approval", "policy.md"))
 
 
-class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
+class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
     """A German accounts-payable clerk decides supplier invoices against a one-page policy.
 
     ## Description
@@ -108,34 +107,20 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         company_scale: int = 1,
         **unknown: Any,
     ) -> None:
-        arguments.unknown_arguments(type(self).__name__, unknown, ACCEPTED)
-        max_turns = arguments.max_turns(max_turns)
-        company_seed = arguments.whole_number(
-            "company_seed", company_seed, minimum=0, maximum=arguments.SEED_LIMIT - 1, example=CANONICAL_SEED
+        checked = check_arguments(
+            type(self).__name__,
+            unknown,
+            max_turns=max_turns,
+            company_seed=company_seed,
+            company_scale=company_scale,
+            tasks_path=tasks_path,
+            canonical_seed=CANONICAL_SEED,
         )
-        company_scale = arguments.whole_number("company_scale", company_scale, minimum=1, maximum=100, example=10)
-        if tasks_path is not None:
-            path = arguments.text_file("tasks_path", tasks_path, "a tasks .jsonl file made for this company")
-            tasks_path = str(path)
-        self.bundle: Bundle = load_bundle(company_seed, tasks_path, company_scale)
-        tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
-        example = "'single-1', 'batch-3', 'long-2', 'hard-10'"
-        self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "task", example)
-        longest = max(self._selected, key=lambda t: len(self.bundle.tasks[t].gold_actions))
-        need = len(self.bundle.tasks[longest].gold_actions)
-        if max_turns < need:
-            raise arguments.ArgumentError(
-                f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
-                f"use max_turns >= {need} or select other tasks"
-            )
-        self._progress: InvoiceProgress | None = None
-        super().__init__(max_turns=max_turns, render_mode=render_mode)
-
-    def _task_ids(self) -> Sequence[str]:
-        return self._selected
-
-    def task_tier(self, task_id: str) -> str:
-        return self.bundle.tasks[task_id].tier
+        self.bundle: Bundle = load_bundle(checked.company_seed, checked.tasks_path, checked.company_scale)
+        self._selected = select_tasks(
+            self.bundle.tasks, task_ids, tier, "'single-1', 'batch-3', 'long-2', 'hard-10'", checked.max_turns
+        )
+        super().__init__(max_turns=checked.max_turns, render_mode=render_mode)
 
     def system_prompt(self) -> str:
         return policy_text()
@@ -146,13 +131,6 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous, records=self.bundle.records)
         return episode, task.work_order, {"tier": task.tier}
 
-    def _save_episode(self, ctx: InvoiceEpisode) -> dict[str, Any]:
-        return {
-            "books": ctx.conn.serialize(),
-            "actor": dict(ctx.actor),
-            "task_id": ctx.task_id,
-        }
-
     def _load_episode(self, state: dict[str, Any]) -> InvoiceEpisode:
         """The books from their bytes in a new connection; records served from the company's shared snapshot
         plus whatever the episode's change log names (never a snapshot of the copy: that would cost a full
@@ -160,32 +138,6 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         conn = open_books(state["books"])
         view = RecordView(conn, self.bundle.records).fork(conn)
         return InvoiceEpisode(conn, dict(state["actor"]), state["task_id"], view)
-
-    def gold_actions(self, task_id: str) -> list[Action]:
-        return list(self.bundle.tasks[task_id].gold_actions)
-
-    def _atomic(self, ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
-        return atomic(ctx, tool)
-
-    def _grade_episode(self, ctx: InvoiceEpisode) -> Grade:
-        grade = compare(*self._graded_states(ctx))
-        return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
-
-    def progress(self) -> dict[str, float]:
-        """Progress of the current episode against the task's gold books, computed from the episode state
-        (see ``progress.py``): the grade's components as they stand now, for diagnostics and reward shaping.
-        Reading it changes nothing."""
-        if self._ctx is None:
-            raise RuntimeError("progress() needs an episode: call reset() first")
-        if self._progress is None or self._progress.episode is not self._ctx:
-            episode = self._ctx
-            self._progress = InvoiceProgress(episode, lambda: self._graded_states(episode))
-        return self._progress.measures(self.stats)
-
-    def failure_report(self) -> list[dict[str, Any]]:
-        if self._ctx is None:
-            raise RuntimeError("failure_report() needs an episode: call reset() first")
-        return failure_report(*self._graded_states(self._ctx))
 
     def _graded_states(self, ctx: InvoiceEpisode) -> tuple[BookState, BookState, Sequence[str]]:
         """The final and gold books where they can differ, and the scope (``book_changes.py``): what grading,
@@ -195,6 +147,9 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
             book_delta(ctx.conn), self.bundle.gold_delta(task.id), self.bundle.template_state, task.scope
         )
         return final, gold, task.scope
+
+    def _report(self, final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
+        return failure_report(final, gold, scope)
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return invoice_potential(measures)
@@ -219,8 +174,3 @@ class InvoiceApprovalEnv(ToolEnv[InvoiceEpisode]):
         from .baselines import BASELINES
 
         return BASELINES
-
-    def close(self) -> None:
-        if self._ctx is not None:
-            give_back(self._ctx.conn)
-        super().close()

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import ToolError
+from .db import connect_bytes
 from .json_sql import select_json_sql
 from .read_model import Record, RecordView
 
 
 @dataclass
-class InvoiceEpisode:
-    """What the tools receive. ``conn`` is a private in-memory copy; ``actor`` is the acting approver's row;
-    ``records`` serves single records as JSON (``read_model.py``)."""
+class Books:
+    """What the tools of every InvoiceApproval version receive: a private in-memory copy of the books
+    (``conn``), the acting approver's row and the task. The queries here are the same in every version; what a
+    version adds (v0's record view, v1's ``json_one``) lives in its subclass."""
 
     conn: sqlite3.Connection
     actor: dict[str, Any]
     task_id: str
-    records: RecordView
 
     def one(self, sql: str, params: tuple[Any, ...] = ()) -> dict[str, Any] | None:
         cursor = self.conn.execute(sql, params)
@@ -37,13 +40,6 @@ class InvoiceEpisode:
         rows = self.conn.execute(select_json_sql(columns, rest), params).fetchall()
         return "[" + ", ".join(row[0] for row in rows) + "]"
 
-    def record(self, record: Record, key: str, kind: str) -> str:
-        """One record as JSON, or a ``ToolError`` naming the ``kind`` of record and the key not found."""
-        text = self.records.get(record, key)
-        if text is None:
-            raise ToolError(f"{kind} '{key}' not found")
-        return text
-
     def require(self, sql: str, params: tuple[Any, ...], what: str) -> dict[str, Any]:
         """The single row, or a ``ToolError`` that names what was not found."""
         row = self.one(sql, params)
@@ -57,6 +53,53 @@ class InvoiceEpisode:
             "INSERT INTO audit_log (approver_id, tool, invoice_id, arguments) VALUES (?, ?, ?, ?)",
             (self.actor["approver_id"], tool, invoice_id, json.dumps(arguments, ensure_ascii=False, sort_keys=True)),
         )
+
+    def act_as(self, actor_id: str) -> None:
+        """Make ``actor_id`` the acting approver; an unknown one closes the connection and is refused."""
+        actor = self.one(
+            "SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?", (actor_id,)
+        )
+        if actor is None:
+            self.conn.close()
+            raise ToolError(f"acting approver '{actor_id}' does not exist in this company")
+        self.actor = actor
+
+
+@dataclass
+class InvoiceEpisode(Books):
+    """What the v0 tools receive. ``conn`` is a private in-memory copy; ``actor`` is the acting approver's row;
+    ``records`` serves single records as JSON (``read_model.py``)."""
+
+    records: RecordView
+
+    def record(self, record: Record, key: str, kind: str) -> str:
+        """One record as JSON, or a ``ToolError`` naming the ``kind`` of record and the key not found."""
+        text = self.records.get(record, key)
+        if text is None:
+            raise ToolError(f"{kind} '{key}' not found")
+        return text
+
+
+def fresh_books(template: bytes, reuse: sqlite3.Connection | None) -> sqlite3.Connection:
+    """A private copy of ``template``: ``reuse`` overwritten (``deserialize`` replaces its whole database, and
+    skipping a new connection saves about a third of a reset), else a new connection."""
+    if reuse is None:
+        return connect_bytes(template)
+    reuse.deserialize(template)
+    return reuse
+
+
+@contextlib.contextmanager
+def savepoint(ctx: Books) -> Iterator[None]:
+    """A write inside a savepoint: a tool that fails half-way leaves the books exactly as they were."""
+    ctx.conn.execute("SAVEPOINT tool_call")
+    try:
+        yield
+    except BaseException:
+        ctx.conn.execute("ROLLBACK TO tool_call")
+        ctx.conn.execute("RELEASE tool_call")
+        raise
+    ctx.conn.execute("RELEASE tool_call")
 
 
 def to_json(value: Any) -> str:

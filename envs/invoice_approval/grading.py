@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..core import Grade
 
@@ -30,6 +30,20 @@ class BookState:
     ledger: Counter[LedgerKey]
 
 
+class GradedBooks(Protocol):
+    """The graded part of any version's books: what ``compare`` and ``report_rows`` need. Each version says
+    what an invoice's and a PO's state hold (its own ``BookState``); comparing them is the same."""
+
+    @property
+    def invoices(self) -> Mapping[str, tuple[Any, ...]]: ...
+
+    @property
+    def purchase_orders(self) -> Mapping[str, tuple[Any, ...]]: ...
+
+    @property
+    def ledger(self) -> Counter[LedgerKey]: ...
+
+
 def book_state(conn: sqlite3.Connection) -> BookState:
     invoices = {
         row[0]: (row[1], row[2], row[3])
@@ -39,14 +53,18 @@ def book_state(conn: sqlite3.Connection) -> BookState:
         row[0]: (row[1], row[2])
         for row in conn.execute("SELECT po_number, net_invoiced_cents, status FROM purchase_orders")
     }
-    ledger: Counter[LedgerKey] = Counter(
+    return BookState(invoices, pos, ledger_multiset(conn))
+
+
+def ledger_multiset(conn: sqlite3.Connection) -> Counter[LedgerKey]:
+    """The ledger as graded in every version: (invoice, account, debit, credit), texts and row IDs left out."""
+    return Counter(
         (row[0], row[1], row[2], row[3])
         for row in conn.execute("SELECT invoice_id, account, debit_cents, credit_cents FROM ledger")
     )
-    return BookState(invoices, pos, ledger)
 
 
-def compare(final: BookState, gold: BookState, scope: Sequence[str]) -> Grade:
+def compare(final: GradedBooks, gold: GradedBooks, scope: Sequence[str]) -> Grade:
     """The exact-match reward and diagnostics under stable keys."""
     in_scope = set(scope)
     scope_ok = sum(1 for iid in scope if final.invoices.get(iid) == gold.invoices.get(iid))
@@ -73,25 +91,41 @@ def failure_report(final: BookState, gold: BookState, scope: Sequence[str]) -> l
     """Every difference between the final books and the gold books, one row each, in a fixed order: the work
     order's invoices, then collateral changes to other invoices, then purchase orders, then ledger lines.
     Empty exactly when the books match (the reward is 1.0)."""
+    return report_rows(final, gold, scope, ReportTexts(_invoice_text, _po_text, _line_text))
+
+
+@dataclass(frozen=True)
+class ReportTexts:
+    """How a version words an invoice state, a PO state and a ledger line (with its count) in a failure report."""
+
+    invoice: Callable[[Any], str]
+    purchase_order: Callable[[Any], str]
+    line: Callable[[LedgerKey, int], str]
+
+
+def report_rows(
+    final: GradedBooks, gold: GradedBooks, scope: Sequence[str], texts: ReportTexts
+) -> list[dict[str, Any]]:
+    """The rows of ``failure_report`` for any version's books, worded by ``texts``."""
     in_scope = set(scope)
     rows = [
-        _row("invoice", iid, _invoice_text(gold.invoices.get(iid)), _invoice_text(final.invoices.get(iid)))
+        _row("invoice", iid, texts.invoice(gold.invoices.get(iid)), texts.invoice(final.invoices.get(iid)))
         for iid in scope
         if final.invoices.get(iid) != gold.invoices.get(iid)
     ]
     rows += [
-        _row("collateral", iid, _invoice_text(gold.invoices.get(iid)), _invoice_text(state))
+        _row("collateral", iid, texts.invoice(gold.invoices.get(iid)), texts.invoice(state))
         for iid, state in sorted(final.invoices.items())
         if iid not in in_scope and state != gold.invoices.get(iid)
     ]
     rows += [
-        _row("purchase_order", num, _po_text(gold.purchase_orders.get(num)), _po_text(state))
+        _row("purchase_order", num, texts.purchase_order(gold.purchase_orders.get(num)), texts.purchase_order(state))
         for num, state in sorted(final.purchase_orders.items())
         if state != gold.purchase_orders.get(num)
     ]
     extra, missing = final.ledger - gold.ledger, gold.ledger - final.ledger
-    rows += [_row("ledger", key[0], "no such line", _line_text(key, n)) for key, n in sorted(extra.items())]
-    rows += [_row("ledger", key[0], _line_text(key, n), "missing") for key, n in sorted(missing.items())]
+    rows += [_row("ledger", key[0], "no such line", texts.line(key, n)) for key, n in sorted(extra.items())]
+    rows += [_row("ledger", key[0], texts.line(key, n), "missing") for key, n in sorted(missing.items())]
     return rows
 
 

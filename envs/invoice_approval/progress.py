@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from ..core.episode_stats import EpisodeStats
-from .episode import InvoiceEpisode
-from .grading import BookState, compare
+from .episode import Books
+from .grading import GradedBooks, compare
 
 PROGRESS_KEYS: Final[tuple[str, ...]] = (
     "turns",
@@ -34,7 +34,7 @@ PROGRESS_KEYS: Final[tuple[str, ...]] = (
 )
 
 
-def book_measures(books: BookState, gold: BookState, scope: Sequence[str]) -> dict[str, float]:
+def book_measures(books: GradedBooks, gold: GradedBooks, scope: Sequence[str]) -> dict[str, float]:
     """The book-derived measures (every key of :data:`PROGRESS_KEYS` but the two counters of calls).
 
     ``invoices_decided`` counts work-order invoices no longer ``received``; ``decided_correctly`` those of them
@@ -59,11 +59,10 @@ def book_measures(books: BookState, gold: BookState, scope: Sequence[str]) -> di
 
 
 class InvoiceProgress:
-    """The progress of one episode; the book-derived part is recomputed only after the books changed."""
+    """The progress of one episode (of any version); the book-derived part is recomputed only after the books
+    changed."""
 
-    def __init__(
-        self, episode: InvoiceEpisode, states: Callable[[], tuple[BookState, BookState, Sequence[str]]]
-    ) -> None:
+    def __init__(self, episode: Books, states: Callable[[], tuple[GradedBooks, GradedBooks, Sequence[str]]]) -> None:
         """``states`` gives the final books, the gold books and the scope as the grader compares them."""
         self.episode = episode
         self._states = states

@@ -205,8 +205,13 @@ def solver_steps(scope: Sequence[str], order: Literal["received", "listed"] = "r
 
 def solve(call: Caller, scope: Sequence[str], order: Literal["received", "listed"] = "received") -> list[Action]:
     """Run the solver against ``call`` (action -> observation) and return its full path."""
+    return drive(solver_steps(scope, order), call)
+
+
+def drive(steps: Steps, call: Caller) -> list[Action]:
+    """Run a solver's steps (a generator that yields an action and is sent its observation) to the end, against
+    ``call``, and return every action it took: the driver of every version's solver."""
     path: list[Action] = []
-    steps = solver_steps(scope, order)
     try:
         action = next(steps)
         while True:

@@ -6,35 +6,21 @@ path replays in the grader exactly as it ran when it was generated, and exactly 
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from typing import Any
 
-from ..core import Outcome, Tool, ToolBox, ToolError
-from .db import connect_bytes
-from .episode import InvoiceEpisode
+from ..core import Outcome, Tool, ToolBox
+from .episode import Books, InvoiceEpisode, fresh_books, savepoint
 from .read_model import RecordView, Snapshot, snapshot
 from .tools import TOOLS
 
 
-@contextlib.contextmanager
-def _savepoint(ctx: InvoiceEpisode) -> Iterator[None]:
-    ctx.conn.execute("SAVEPOINT tool_call")
-    try:
-        yield
-    except BaseException:
-        ctx.conn.execute("ROLLBACK TO tool_call")
-        ctx.conn.execute("RELEASE tool_call")
-        raise
-    ctx.conn.execute("RELEASE tool_call")
-
-
-def atomic(ctx: InvoiceEpisode, tool: Tool) -> AbstractContextManager[None]:
+def atomic(ctx: Books, tool: Tool) -> AbstractContextManager[None]:
     """Writes run inside a savepoint: a tool that fails half-way leaves the books exactly as they were. (The
     toolbox calls this only for tools that write; reads need nothing undone.)"""
-    return _savepoint(ctx)
+    return savepoint(ctx)
 
 
 TOOLBOX = ToolBox(TOOLS, atomic)
@@ -53,17 +39,9 @@ def open_episode(
     database with the template (nothing of the old episode survives), and skipping a new connection saves
     about a third of a reset. ``records`` is the template's snapshot when the caller holds it (the bundle
     does): looking it up by the template's bytes can cost a comparison of the whole template."""
-    if reuse is not None:
-        reuse.deserialize(template)
-        conn = reuse
-    else:
-        conn = connect_bytes(template)
+    conn = fresh_books(template, reuse)
     episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template) if records is None else records))
-    actor = episode.one("SELECT approver_id, name, role, limit_cents FROM approvers WHERE approver_id = ?", (actor_id,))
-    if actor is None:
-        conn.close()
-        raise ToolError(f"acting approver '{actor_id}' does not exist in this company")
-    episode.actor = actor
+    episode.act_as(actor_id)
     return episode
 
 

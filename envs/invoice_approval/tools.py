@@ -8,12 +8,13 @@ audited with the acting approver. All SQL is parameterized.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from ..core import MaxLen, Range, Tool, ToolError, tool
 from .episode import InvoiceEpisode, to_json
 from .ledger import ledger_lines
 from .read_model import INVOICE, PURCHASE_ORDER, SUPPLIER
+from .tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
 
 Status = Literal["received", "approved", "rejected", "on_hold", "escalated"]
 RejectCode = Literal["DUPLICATE", "MISSING_PO", "INVALID_PO", "VAT_ERROR"]
@@ -24,7 +25,6 @@ _SUMMARY = (
     "invoice_id, supplier_id, supplier_invoice_no, invoice_date, received_date, po_number, "
     "gross_cents, status, reason_code, assigned_to"
 )
-_SUPPLIER_BRIEF = "supplier_id, name, city, country, vat_id, is_blocked?"
 
 
 @tool()
@@ -73,18 +73,7 @@ def search_suppliers(ctx: InvoiceEpisode, query: Annotated[str, MaxLen(100)]) ->
     Args:
         query: Text to look for, at least 2 characters, e.g. "Werkzeug", "Augsburg", "K-701", "DE1234".
     """
-    text = query.strip()
-    if len(text) < 2:
-        raise ToolError("search_suppliers: query must have at least 2 non-blank characters")
-    pattern = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    rows = ctx.json_rows(
-        _SUPPLIER_BRIEF,
-        "FROM suppliers WHERE lower(name) LIKE ?1 ESCAPE '\\' "
-        "OR lower(city) LIKE ?1 ESCAPE '\\' OR lower(supplier_id) LIKE ?1 ESCAPE '\\' "
-        "OR lower(vat_id) LIKE ?1 ESCAPE '\\' ORDER BY supplier_id LIMIT 20",
-        (pattern,),
-    )
-    return f'{{"matches": {rows}}}'
+    return supplier_matches(ctx, query)
 
 
 @tool()
@@ -113,8 +102,7 @@ def get_purchase_order(ctx: InvoiceEpisode, po_number: str) -> str:
 def list_approvers(ctx: InvoiceEpisode) -> str:
     """List every approver with role and approval limit (gross, euro cents; null means unlimited), ordered
     by name."""
-    rows = ctx.json_rows("approver_id, name, role, limit_cents", "FROM approvers ORDER BY name, approver_id", ())
-    return f'{{"approvers": {rows}}}'
+    return approver_list(ctx)
 
 
 @tool()
@@ -122,23 +110,6 @@ def whoami(ctx: InvoiceEpisode) -> str:
     """Who you are acting as in this session: approver ID, name, role and approval limit (gross, euro
     cents; null means unlimited)."""
     return to_json(ctx.actor)
-
-
-def _received_invoice(ctx: InvoiceEpisode, invoice_id: str) -> dict[str, Any]:
-    """The invoice, if it may still be decided: every decision is a transition out of ``received``."""
-    invoice = ctx.require("SELECT * FROM invoices WHERE invoice_id = ?", (invoice_id,), f"invoice '{invoice_id}'")
-    if invoice["status"] != "received":
-        raise ToolError(f"invoice '{invoice_id}' is already {invoice['status']}; only received invoices can be decided")
-    return invoice
-
-
-def _decide(
-    ctx: InvoiceEpisode, invoice_id: str, status: str, reason: str | None, assigned: str | None, comment: str
-) -> None:
-    ctx.conn.execute(
-        "UPDATE invoices SET status = ?, reason_code = ?, assigned_to = ?, decision_comment = ? WHERE invoice_id = ?",
-        (status, reason, assigned, comment or None, invoice_id),
-    )
 
 
 @tool(writes=True)
@@ -151,13 +122,13 @@ def approve_invoice(ctx: InvoiceEpisode, invoice_id: str) -> str:
     Args:
         invoice_id: The internal invoice ID of a received invoice, e.g. "ER-2026-00042".
     """
-    inv = _received_invoice(ctx, invoice_id)
+    inv = received_invoice(ctx, invoice_id, "decided")
     if inv["net_cents"] + inv["vat_cents"] != inv["gross_cents"]:
         raise ToolError(
             f"cannot post {invoice_id}: debits (net {inv['net_cents']} + VAT {inv['vat_cents']} cents) "
             f"do not equal the credit (gross {inv['gross_cents']} cents); the entry would not balance"
         )
-    _decide(ctx, invoice_id, "approved", None, None, "")
+    decide(ctx, invoice_id, "approved", None, None, "")
     for line in ledger_lines(
         invoice_id, inv["expense_account"], inv["net_cents"], inv["vat_rate"], inv["vat_cents"], inv["gross_cents"]
     ):
@@ -187,10 +158,7 @@ def reject_invoice(ctx: InvoiceEpisode, invoice_id: str, reason_code: RejectCode
         reason_code: DUPLICATE, MISSING_PO, INVALID_PO or VAT_ERROR.
         comment: Optional free text for the supplier and the audit trail.
     """
-    _received_invoice(ctx, invoice_id)
-    _decide(ctx, invoice_id, "rejected", reason_code, None, comment)
-    ctx.audit("reject_invoice", invoice_id, {"reason_code": reason_code, "comment": comment})
-    return f"Rejected {invoice_id} with reason {reason_code}."
+    return reject(ctx, invoice_id, reason_code, comment, "decided")
 
 
 @tool(writes=True)
@@ -202,10 +170,7 @@ def hold_invoice(ctx: InvoiceEpisode, invoice_id: str, reason_code: HoldCode, co
         reason_code: SUPPLIER_BLOCKED or PO_EXCEEDED.
         comment: Optional free text for the audit trail.
     """
-    _received_invoice(ctx, invoice_id)
-    _decide(ctx, invoice_id, "on_hold", reason_code, None, comment)
-    ctx.audit("hold_invoice", invoice_id, {"reason_code": reason_code, "comment": comment})
-    return f"Put {invoice_id} on hold with reason {reason_code}."
+    return hold(ctx, invoice_id, reason_code, comment, "decided")
 
 
 @tool(writes=True)
@@ -217,13 +182,7 @@ def escalate_invoice(ctx: InvoiceEpisode, invoice_id: str, approver_id: str, com
         approver_id: The approver to escalate to, e.g. "AP-117" (not yourself).
         comment: Optional free text for the audit trail.
     """
-    _received_invoice(ctx, invoice_id)
-    ctx.require("SELECT 1 FROM approvers WHERE approver_id = ?", (approver_id,), f"approver '{approver_id}'")
-    if approver_id == ctx.actor["approver_id"]:
-        raise ToolError("you cannot escalate an invoice to yourself; name another approver")
-    _decide(ctx, invoice_id, "escalated", None, approver_id, comment)
-    ctx.audit("escalate_invoice", invoice_id, {"approver_id": approver_id, "comment": comment})
-    return f"Escalated {invoice_id} to {approver_id}."
+    return escalate(ctx, invoice_id, approver_id, comment, "decided")
 
 
 TOOLS: tuple[Tool, ...] = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,11 +88,7 @@ class InvoiceFactory:
 
     # -------------------------------------------------------------- purchase orders
     def new_po_number(self) -> str:
-        while True:
-            number = f"4500{self.rng.randint(0, 999999):06d}"
-            if number not in self._po_numbers:
-                self._po_numbers.add(number)
-                return number
+        return fresh_po_number(self.rng, self._po_numbers)
 
     def po(
         self, supplier: Supplier, net_cents: int, *, status: str = "open", invoiced: int = 0, shareable: bool = False
@@ -197,12 +194,7 @@ class InvoiceFactory:
 
     def clean_net(self, category: str) -> int:
         """Mostly below the Teamleiter limit; some invoices need an Abteilungs- or Bereichsleiter."""
-        draw = self.rng.random()
-        if draw < 0.08:
-            return self.net(category, 4500, 19000)
-        if draw < 0.11:
-            return self.net(category, 22000, 80000)
-        return self.net(category)
+        return clean_net(self.rng, self.net, category)
 
     # -------------------------------------------------------------- approvers
     def sufficient_approver(self, gross: int) -> str:
@@ -211,3 +203,23 @@ class InvoiceFactory:
 
     def approvers_with_limit(self, limit_cents: int | None) -> list[Approver]:
         return sorted((a for a in self.approvers if a.limit_cents == limit_cents), key=lambda a: a.approver_id)
+
+
+def fresh_po_number(rng: random.Random, taken: set[str]) -> str:
+    """An SAP-style PO number (4500 and six digits) not in ``taken``, which it joins: every version's POs."""
+    while True:
+        number = f"4500{rng.randint(0, 999999):06d}"
+        if number not in taken:
+            taken.add(number)
+            return number
+
+
+def clean_net(rng: random.Random, net: Callable[..., int], category: str) -> int:
+    """A clean invoice's net for every version (``net``: the version's draw for a category and an optional euro
+    range): mostly below the Teamleiter limit; some need an Abteilungs- or Bereichsleiter."""
+    draw = rng.random()
+    if draw < 0.08:
+        return net(category, 4500, 19000)
+    if draw < 0.11:
+        return net(category, 22000, 80000)
+    return net(category)

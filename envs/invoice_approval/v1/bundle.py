@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from ...core.assets import asset_path
-from ..bundle import read_tasks
+from ..bundle import check_companies, read_tasks, verify_seed_bytes
 from ..tasks import Task
 from .db import ASSET_DIR, CANONICAL_SEED, episode_template, fingerprint, shipped_fingerprint, shipped_seed_bytes
 from .grading import BookState, book_state
@@ -22,6 +22,9 @@ TASKS_FILE = "v1/tasks.jsonl"
 
 @dataclass
 class Bundle:
+    """v0's ``Bundle`` without its record snapshot and gold deltas: v1 has no record view, and its grader reads
+    the whole books (``env._graded_states``). Gold states are replayed as in v0."""
+
     company_seed: int
     seed_bytes: bytes
     template: bytes
@@ -47,7 +50,7 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
 def _load(company_seed: int, tasks_path: str | None, company_scale: int) -> Bundle:
     if company_seed == CANONICAL_SEED and company_scale == 1:
         seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
-        _verify(seed_bytes, print_)
+        verify_seed_bytes(seed_bytes, print_, fingerprint, "officegym.envs.invoice_approval.v1.authoring.generate")
         tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(ASSET_DIR, TASKS_FILE))
     else:
         from .authoring.seed_db import build_seed_db
@@ -59,26 +62,7 @@ def _load(company_seed: int, tasks_path: str | None, company_scale: int) -> Bund
         seed_bytes, print_ = conn.serialize(), fingerprint(conn)
         conn.close()
         tasks = read_tasks(Path(tasks_path)) if tasks_path else generate_tasks(world)
-    for task in tasks:
-        if task.seed_fingerprint != print_:
-            raise ValueError(
-                f"task {task.id!r} was made for another company (fingerprint {task.seed_fingerprint[:12]}..., this "
-                f"company is {print_[:12]}... from seed {company_seed}); pass the company_seed its tasks were made for"
-            )
+    check_companies(tasks, print_, company_seed, company_scale)
     return Bundle(
         company_seed, seed_bytes, episode_template(seed_bytes), print_, {t.id: t for t in tasks}, company_scale
     )
-
-
-def _verify(seed_bytes: bytes, expected: str) -> None:
-    """A damaged or stale seed asset fails loudly, once per process."""
-    from ..db import connect_bytes
-
-    conn = connect_bytes(seed_bytes)
-    actual = fingerprint(conn)
-    conn.close()
-    if actual != expected:
-        raise ValueError(
-            f"v1 seed fingerprint {actual[:12]}... does not match {expected[:12]}...; regenerate with "
-            "`python -m officegym.envs.invoice_approval.v1.authoring.generate`"
-        )

@@ -49,8 +49,7 @@ from numpy.typing import NDArray
 
 from ...core.actions import FINISH, FINISH_ACTION, Action
 from ...core.catalogue import UNKNOWN, Internal
-from ..catalogue import APPROVER_ID, Entry
-from ..rules import escalation_target
+from ..catalogue import APPROVER_ID, Entry, SlotCatalogue, company_approvers
 from .reading import ReadDocument, read_document
 from .rules import INBOX, INVOICE_ID, Books, Case, capture_action, credit_candidates
 from .sandbox import call, open_episode
@@ -131,30 +130,15 @@ def slot_entries(slot: int, approvers: int) -> list[Entry]:
     return entries
 
 
-def company_approvers(env: InvoiceApprovalV1Env) -> list[tuple[str, int | None]]:
-    """(approver ID, limit in cents or None) of the env's company in ID order, read through ``list_approvers``."""
-    actor = next(iter(env.bundle.tasks.values())).actor
-    episode = open_episode(env.bundle.template, actor)
-    rows = json.loads(call(episode, {"name": "list_approvers", "arguments": {}}).observation)["approvers"]
-    episode.conn.close()
-    return sorted(((row["approver_id"], row["limit_cents"]) for row in rows), key=lambda pair: pair[0])
-
-
-class InvoiceCatalogueV1:
+class InvoiceCatalogueV1(SlotCatalogue[Slot]):
     """The slot-based catalogue above, with the per-episode state that fills in its arguments."""
 
     def __init__(
         self, env: InvoiceApprovalV1Env, *, horizon: int | None = None, slots: int = 10, approvers: int = 16
     ) -> None:
-        self.approvers = company_approvers(env)
-        if len(self.approvers) > approvers:
-            raise ValueError(f"the company has {len(self.approvers)} approvers; use approvers >= that")
+        approvers_ = company_approvers(env.bundle.template, env.bundle.tasks, open_episode, call)
+        self._lay_out(approvers_, approvers, GLOBALS, slot_entries, slots)
         self.horizon = horizon if horizon is not None else env.max_turns  # scales the turn feature
-        self.entries = [Entry(FINISH), *(Entry(verb) for verb in GLOBALS)]
-        for slot in range(slots):
-            self.entries += slot_entries(slot, approvers)
-        self.labels = tuple(e.label for e in self.entries)
-        self.slot_count = slots
         self.numeric_size = GLOBAL_FEATURES + SLOT_FEATURES * slots
         self.start("", {})
 
@@ -174,9 +158,6 @@ class InvoiceCatalogueV1:
         self.pos: dict[str, PoSeen] = {}
         self.originals_read: set[str] = set()
         self.last_error = False
-
-    def _slot(self, entry: Entry) -> Slot | None:
-        return self.slots[entry.slot] if 0 <= entry.slot < len(self.slots) else None
 
     def _listing(self, slot: Slot) -> Paging:
         return self.listings.get(slot.supplier_id, Paging())
@@ -237,22 +218,11 @@ class InvoiceCatalogueV1:
         return {"name": "capture_invoice", "arguments": args}
 
     def _decision(self, entry: Entry, slot: Slot) -> Action:
-        iid = slot.invoice_id
-        if entry.verb == "approve":
-            return {"name": "approve_invoice", "arguments": {"invoice_id": iid}}
-        if entry.verb in ("reject", "hold"):
-            return {"name": f"{entry.verb}_invoice", "arguments": {"invoice_id": iid, "reason_code": entry.arg}}
-        target = self._target(slot) if entry.verb == "escalate" else self._approver(int(entry.arg))
-        return {"name": "escalate_invoice", "arguments": {"invoice_id": iid, "approver_id": target}}
+        return self._decide(entry, slot.invoice_id, lambda: self._target(slot))
 
     def _target(self, slot: Slot) -> str:
-        gross = slot.doc.gross_cents if slot.doc else (slot.record or {}).get("gross_cents")
-        if not isinstance(gross, int) or not any(limit is None or limit >= gross for _, limit in self.approvers):
-            return UNKNOWN
-        return escalation_target(self.approvers, gross)
-
-    def _approver(self, j: int) -> str:
-        return self.approvers[j][0] if j < len(self.approvers) else UNKNOWN
+        """The document's gross once read (the document wins over a wrong capture), else the record's."""
+        return self._escalation(slot.doc.gross_cents if slot.doc else (slot.record or {}).get("gross_cents"))
 
     def apply(self, internal: Internal) -> str:
         raise ValueError(f"the InvoiceApproval-v1 catalogue has no internal entries (got {internal})")
@@ -303,9 +273,6 @@ class InvoiceCatalogueV1:
             slot.decided = True
 
     # ------------------------------------------------------------------ masks and features
-    def mask(self) -> NDArray[np.bool_]:
-        return np.array([self._allowed(e) for e in self.entries], dtype=bool)
-
     def _allowed(self, entry: Entry) -> bool:
         if entry.slot < 0:
             if entry.verb == "list_inbox":

@@ -4,28 +4,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
 from functools import cache
 from typing import Any, ClassVar, Final
 
-from ...core import Action, Grade, Tool, ToolEnv, arguments
+from ...core import Tool
 from ...core.assets import asset_path, read_text
 from ...core.catalogue import Catalogue
 from ...core.demo import Demo
-from ...core.selection import select_task_ids
 from ...core.tool_env import PolicyFactory
-from ..connections import give_back, open_books, take_spare
+from ..connections import open_books, take_spare
+from ..env_arguments import check_arguments, select_tasks
+from ..env_base import InvoiceToolEnv
 from ..tasks import TIERS
 from .bundle import Bundle, load_bundle
 from .db import CANONICAL_SEED
 from .episode import V1Episode
-from .grading import book_state, compare, failure_report
-from .progress import V1Progress, potential
-from .sandbox import atomic, open_episode
+from .grading import BookState, book_state, failure_report
+from .progress import potential
+from .sandbox import open_episode
 from .tools import TOOLS
 
 DEFAULT_MAX_TURNS = 600
-ACCEPTED = ("task_ids", "tier", "max_turns", "render_mode", "company_seed", "tasks_path", "company_scale")
 ID_PATTERNS: Final = {
     "invoice_id": re.compile(r"ER-\d{4}-\d{5}"),
     "supplier_id": re.compile(r"K-\d{5}"),
@@ -40,7 +39,7 @@ def policy_text() -> str:
     return read_text(asset_path("invoice_approval", "v1", "policy.md"))
 
 
-class InvoiceApprovalV1Env(ToolEnv[V1Episode]):
+class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
     """A German accounts-payable clerk decides supplier invoices and credit notes against a written policy.
 
     ## Description
@@ -99,32 +98,20 @@ class InvoiceApprovalV1Env(ToolEnv[V1Episode]):
         company_scale: int = 1,
         **unknown: Any,
     ) -> None:
-        arguments.unknown_arguments(type(self).__name__, unknown, ACCEPTED)
-        max_turns = arguments.max_turns(max_turns)
-        company_seed = arguments.whole_number(
-            "company_seed", company_seed, minimum=0, maximum=arguments.SEED_LIMIT - 1, example=CANONICAL_SEED
+        checked = check_arguments(
+            type(self).__name__,
+            unknown,
+            max_turns=max_turns,
+            company_seed=company_seed,
+            company_scale=company_scale,
+            tasks_path=tasks_path,
+            canonical_seed=CANONICAL_SEED,
         )
-        company_scale = arguments.whole_number("company_scale", company_scale, minimum=1, maximum=100, example=10)
-        if tasks_path is not None:
-            tasks_path = str(arguments.text_file("tasks_path", tasks_path, "a tasks .jsonl file made for this company"))
-        self.bundle: Bundle = load_bundle(company_seed, tasks_path, company_scale)
-        tiers = {task_id: task.tier for task_id, task in self.bundle.tasks.items()}
-        self._selected = select_task_ids(tiers, task_ids, tier, TIERS, "task", "'single-1', 'batch-3', 'long-2'")
-        longest = max(self._selected, key=lambda t: len(self.bundle.tasks[t].gold_actions))
-        need = len(self.bundle.tasks[longest].gold_actions)
-        if max_turns < need:
-            raise arguments.ArgumentError(
-                f"max_turns={max_turns} is below the gold path of task {longest!r} ({need} steps); "
-                f"use max_turns >= {need} or select other tasks"
-            )
-        self._progress: V1Progress | None = None
-        super().__init__(max_turns=max_turns, render_mode=render_mode)
-
-    def _task_ids(self) -> Sequence[str]:
-        return self._selected
-
-    def task_tier(self, task_id: str) -> str:
-        return self.bundle.tasks[task_id].tier
+        self.bundle: Bundle = load_bundle(checked.company_seed, checked.tasks_path, checked.company_scale)
+        self._selected = select_tasks(
+            self.bundle.tasks, task_ids, tier, "'single-1', 'batch-3', 'long-2'", checked.max_turns
+        )
+        super().__init__(max_turns=checked.max_turns, render_mode=render_mode)
 
     def system_prompt(self) -> str:
         return policy_text()
@@ -135,37 +122,17 @@ class InvoiceApprovalV1Env(ToolEnv[V1Episode]):
         episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
         return episode, task.work_order, {"tier": task.tier}
 
-    def _save_episode(self, ctx: V1Episode) -> dict[str, Any]:
-        return {"books": ctx.conn.serialize(), "actor": dict(ctx.actor), "task_id": ctx.task_id}
-
     def _load_episode(self, state: dict[str, Any]) -> V1Episode:
         return V1Episode(open_books(state["books"]), dict(state["actor"]), state["task_id"])
 
-    def gold_actions(self, task_id: str) -> list[Action]:
-        return list(self.bundle.tasks[task_id].gold_actions)
-
-    def _atomic(self, ctx: V1Episode, tool: Tool) -> AbstractContextManager[None]:
-        return atomic(ctx, tool)
-
-    def _grade_episode(self, ctx: V1Episode) -> Grade:
+    def _graded_states(self, ctx: V1Episode) -> tuple[BookState, BookState, Sequence[str]]:
+        """The final books, the gold books and the scope. v1 reads the whole books (no change log as in v0's
+        ``book_changes.py``): its graded state holds captured fields that any write may change."""
         task = self.bundle.tasks[ctx.task_id]
-        grade = compare(book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope)
-        return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
+        return book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope
 
-    def progress(self) -> dict[str, float]:
-        """The grade's components as they stand now (``progress.py``); reading it changes nothing."""
-        if self._ctx is None:
-            raise RuntimeError("progress() needs an episode: call reset() first")
-        if self._progress is None or self._progress.episode is not self._ctx:
-            task = self.bundle.tasks[self._ctx.task_id]
-            self._progress = V1Progress(self._ctx, self.bundle.gold_state(task.id), task.scope)
-        return self._progress.measures(self.stats)
-
-    def failure_report(self) -> list[dict[str, Any]]:
-        if self._ctx is None:
-            raise RuntimeError("failure_report() needs an episode: call reset() first")
-        task = self.bundle.tasks[self._ctx.task_id]
-        return failure_report(book_state(self._ctx.conn), self.bundle.gold_state(task.id), task.scope)
+    def _report(self, final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
+        return failure_report(final, gold, scope)
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:
         return potential(measures)
@@ -189,8 +156,3 @@ class InvoiceApprovalV1Env(ToolEnv[V1Episode]):
         from .baselines import BASELINES
 
         return BASELINES
-
-    def close(self) -> None:
-        if self._ctx is not None:
-            give_back(self._ctx.conn)
-        super().close()

@@ -13,15 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...core import Grade
+from ..grading import LedgerKey, ReportTexts, ledger_multiset, report_rows
 from .db import CAPTURE_FIELDS
 
 InvoiceState = tuple[Any, ...]  # status, reason, assignee, credited, captured fields...
-LedgerKey = tuple[str, str, int, int]
 
 
 @dataclass(frozen=True)
 class BookState:
+    """v0's graded books with more in each state: an invoice's captured fields and credited amount, a PO's
+    line quantities. Compared and reported by v0's ``compare`` and ``report_rows``."""
+
     invoices: dict[str, InvoiceState]
     purchase_orders: dict[str, tuple[Any, ...]]
     ledger: Counter[LedgerKey]
@@ -42,57 +44,17 @@ def book_state(conn: sqlite3.Connection) -> BookState:
         row[0]: (row[1], row[2], tuple(quantities.get(row[0], ())))
         for row in conn.execute("SELECT po_number, net_invoiced_cents, status FROM purchase_orders")
     }
-    ledger: Counter[LedgerKey] = Counter(
-        (row[0], row[1], row[2], row[3])
-        for row in conn.execute("SELECT invoice_id, account, debit_cents, credit_cents FROM ledger")
-    )
-    return BookState(invoices, pos, ledger)
-
-
-def compare(final: BookState, gold: BookState, scope: Sequence[str]) -> Grade:
-    in_scope = set(scope)
-    wrong = [iid for iid in scope if final.invoices.get(iid) != gold.invoices.get(iid)]
-    collateral = [iid for iid, s in final.invoices.items() if iid not in in_scope and s != gold.invoices.get(iid)]
-    po_mismatches = [n for n, s in final.purchase_orders.items() if s != gold.purchase_orders.get(n)]
-    ledger_diff = (final.ledger - gold.ledger) + (gold.ledger - final.ledger)
-    matches = not wrong and not collateral and not po_mismatches and not ledger_diff
-    diagnostics: dict[str, Any] = {
-        "scope_correct": (len(scope) - len(wrong)) / len(scope) if scope else 1.0,
-        "scope_size": len(scope),
-        "collateral_changes": len(collateral),
-        "po_mismatches": len(po_mismatches),
-        "ledger_mismatches": sum(ledger_diff.values()),
-        "wrong_invoices": wrong[:50],
-    }
-    return Grade(1.0 if matches else 0.0, {"state_matches": 1.0 if matches else 0.0}, diagnostics)
+    return BookState(invoices, pos, ledger_multiset(conn))
 
 
 def failure_report(final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per difference: work-order invoices, collateral invoices, POs, ledger lines. Empty on 1.0."""
-    in_scope = set(scope)
-    rows = [
-        _row("invoice", i, gold.invoices.get(i), final.invoices.get(i))
-        for i in scope
-        if final.invoices.get(i) != gold.invoices.get(i)
-    ]
-    rows += [
-        _row("collateral", i, gold.invoices.get(i), s)
-        for i, s in sorted(final.invoices.items())
-        if i not in in_scope and s != gold.invoices.get(i)
-    ]
-    rows += [
-        _row("purchase_order", n, gold.purchase_orders.get(n), s)
-        for n, s in sorted(final.purchase_orders.items())
-        if s != gold.purchase_orders.get(n)
-    ]
-    extra, missing = final.ledger - gold.ledger, gold.ledger - final.ledger
-    rows += [_row("ledger", k[0], "no such line", f"{n} x {k[1:]}") for k, n in sorted(extra.items())]
-    rows += [_row("ledger", k[0], f"{n} x {k[1:]}", "missing") for k, n in sorted(missing.items())]
-    return rows
+    """One row per difference: work-order invoices, collateral invoices, POs, ledger lines. Empty on 1.0. v1's
+    states are longer tuples than v0's, so they are worded generically (``_text``)."""
+    return report_rows(final, gold, scope, ReportTexts(_text, _text, _line_text))
 
 
-def _row(kind: str, item: str, expected: Any, actual: Any) -> dict[str, Any]:
-    return {"kind": kind, "item": item, "expected": _text(expected), "actual": _text(actual)}
+def _line_text(key: LedgerKey, count: int) -> str:
+    return f"{count} x {key[1:]}"
 
 
 def _text(value: Any) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from ...core.actions import Action
 from ..money import required_rate, vat_cents, within_po_tolerance
 from ..numbers import normalize_invoice_number
-from ..rules import Ruling, escalation_target
+from ..rules import Ruling, Steps, drive, escalation_target
 from .company import COMPANY_VAT_ID, has_required_note, treatment
 from .reading import ReadDocument, read_document
 
@@ -210,7 +210,6 @@ def remember(ruling: Ruling, case: Case, books: Books) -> None:
 
 
 # ------------------------------------------------------------------ the solver
-Steps = Generator[Action, str, None]
 
 
 def read_json(name: str, **arguments: Any) -> Generator[Action, str, Any]:
@@ -322,12 +321,4 @@ def _as_recorded(case: Case) -> ReadDocument:
 
 
 def solve(call: Callable[[Action], str], opening: str, **kwargs: Any) -> list[Action]:
-    path: list[Action] = []
-    steps = solver_steps(opening, **kwargs)
-    try:
-        action = next(steps)
-        while True:
-            path.append(action)
-            action = steps.send(call(action))
-    except StopIteration:
-        return path
+    return drive(solver_steps(opening, **kwargs), call)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from ...core import MaxLen, Range, Tool, ToolError, tool
 from ..numbers import normalize_invoice_number
+from ..tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
 from .company import treatment
 from .document_json import document_from_json
 from .document_text import render_text
@@ -135,17 +136,7 @@ def search_suppliers(ctx: V1Episode, query: Annotated[str, MaxLen(100)]) -> str:
     Args:
         query: Text to look for, at least 2 characters, e.g. "Werkzeug", "Linz", "K-701", "ATU".
     """
-    text = query.strip()
-    if len(text) < 2:
-        raise ToolError("search_suppliers: query must have at least 2 non-blank characters")
-    pattern = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    rows = ctx.json_rows(
-        "supplier_id, name, city, country, vat_id, is_blocked?",
-        "FROM suppliers WHERE lower(name) LIKE ?1 ESCAPE '\\' OR lower(city) LIKE ?1 ESCAPE '\\' "
-        "OR lower(supplier_id) LIKE ?1 ESCAPE '\\' OR lower(vat_id) LIKE ?1 ESCAPE '\\' ORDER BY supplier_id LIMIT 20",
-        (pattern,),
-    )
-    return f'{{"matches": {rows}}}'
+    return supplier_matches(ctx, query)
 
 
 @tool()
@@ -202,8 +193,7 @@ def list_goods_receipts(ctx: V1Episode, po_number: str, cursor: Cursor = "") -> 
 @tool()
 def list_approvers(ctx: V1Episode) -> str:
     """Every approver with role and approval limit (gross, euro cents; null means unlimited), ordered by name."""
-    rows = ctx.json_rows("approver_id, name, role, limit_cents", "FROM approvers ORDER BY name, approver_id", ())
-    return f'{{"approvers": {rows}}}'
+    return approver_list(ctx)
 
 
 @tool()
@@ -215,13 +205,6 @@ def whoami(ctx: V1Episode) -> str:
         (ctx.actor["approver_id"],),
         "approver",
     )
-
-
-def _received(ctx: V1Episode, invoice_id: str) -> dict[str, Any]:
-    invoice = ctx.require("SELECT * FROM invoices WHERE invoice_id = ?", (invoice_id,), f"invoice '{invoice_id}'")
-    if invoice["status"] != "received":
-        raise ToolError(f"invoice '{invoice_id}' is already {invoice['status']}; only received invoices can be changed")
-    return invoice
 
 
 def _iso_date(value: str) -> str:
@@ -265,7 +248,7 @@ def capture_invoice(
         po_number: The printed order number ("Bestellnummer"); empty if none is printed.
         corrects_no: For a credit note, the printed number of the invoice it corrects; else empty.
     """
-    _received(ctx, invoice_id)
+    received_invoice(ctx, invoice_id, "changed")
     if not supplier_invoice_no.strip():
         raise ToolError("supplier_invoice_no must not be empty")
     values = (
@@ -285,13 +268,6 @@ def capture_invoice(
     )
     ctx.audit("capture_invoice", invoice_id, {"supplier_invoice_no": supplier_invoice_no, "net_cents": net_cents})
     return f"Captured {invoice_id}."
-
-
-def _decide(ctx: V1Episode, invoice_id: str, status: str, reason: str | None, assigned: str | None, note: str) -> None:
-    ctx.conn.execute(
-        "UPDATE invoices SET status = ?, reason_code = ?, assigned_to = ?, decision_comment = ? WHERE invoice_id = ?",
-        (status, reason, assigned, note or None, invoice_id),
-    )
 
 
 def _post(ctx: V1Episode, inv: dict[str, Any]) -> None:
@@ -356,10 +332,10 @@ def approve_invoice(ctx: V1Episode, invoice_id: str) -> str:
     Args:
         invoice_id: The internal ID of a received invoice or credit note, e.g. "ER-2026-00042".
     """
-    inv = _received(ctx, invoice_id)
+    inv = received_invoice(ctx, invoice_id, "changed")
     if inv["net_cents"] is None or inv["gross_cents"] is None or inv["vat_cents"] is None:
         raise ToolError(f"{invoice_id} is not captured yet (no amounts to post); capture it from its document first")
-    _decide(ctx, invoice_id, "approved", None, None, "")
+    decide(ctx, invoice_id, "approved", None, None, "")
     _post(ctx, inv)
     _update_po(ctx, inv)
     _mark_credited(ctx, inv)
@@ -377,10 +353,7 @@ def reject_invoice(ctx: V1Episode, invoice_id: str, reason_code: RejectCode, com
             CREDIT_ORIGINAL_REJECTED or CREDIT_EXCEEDS_ORIGINAL.
         comment: Optional free text for the supplier and the audit trail.
     """
-    _received(ctx, invoice_id)
-    _decide(ctx, invoice_id, "rejected", reason_code, None, comment)
-    ctx.audit("reject_invoice", invoice_id, {"reason_code": reason_code, "comment": comment})
-    return f"Rejected {invoice_id} with reason {reason_code}."
+    return reject(ctx, invoice_id, reason_code, comment, "changed")
 
 
 @tool(writes=True)
@@ -392,10 +365,7 @@ def hold_invoice(ctx: V1Episode, invoice_id: str, reason_code: HoldCode, comment
         reason_code: SUPPLIER_BLOCKED, PO_EXCEEDED, QUANTITY_NOT_RECEIVED, PRICE_VARIANCE or CREDIT_ORIGINAL_OPEN.
         comment: Optional free text for the audit trail.
     """
-    _received(ctx, invoice_id)
-    _decide(ctx, invoice_id, "on_hold", reason_code, None, comment)
-    ctx.audit("hold_invoice", invoice_id, {"reason_code": reason_code, "comment": comment})
-    return f"Put {invoice_id} on hold with reason {reason_code}."
+    return hold(ctx, invoice_id, reason_code, comment, "changed")
 
 
 @tool(writes=True)
@@ -407,13 +377,7 @@ def escalate_invoice(ctx: V1Episode, invoice_id: str, approver_id: str, comment:
         approver_id: The approver to escalate to, e.g. "AP-117" (not yourself).
         comment: Optional free text for the audit trail.
     """
-    _received(ctx, invoice_id)
-    ctx.require("SELECT 1 FROM approvers WHERE approver_id = ?", (approver_id,), f"approver '{approver_id}'")
-    if approver_id == ctx.actor["approver_id"]:
-        raise ToolError("you cannot escalate an invoice to yourself; name another approver")
-    _decide(ctx, invoice_id, "escalated", None, approver_id, comment)
-    ctx.audit("escalate_invoice", invoice_id, {"approver_id": approver_id, "comment": comment})
-    return f"Escalated {invoice_id} to {approver_id}."
+    return escalate(ctx, invoice_id, approver_id, comment, "changed")
 
 
 TOOLS: tuple[Tool, ...] = (

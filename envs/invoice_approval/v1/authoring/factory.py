@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...authoring.invoice_factory import business_days
+from ...authoring.invoice_factory import business_days, clean_net, fresh_po_number
 from ...authoring.names import NameBook
 from ...entities import Approver, Supplier
 from ...money import required_rate, vat_cents
@@ -96,11 +96,7 @@ class Factory:
 
     # ------------------------------------------------------------------ purchase orders and receipts
     def new_po_number(self) -> str:
-        while True:
-            number = f"4500{self.rng.randint(0, 999999):06d}"
-            if number not in self._po_numbers:
-                self._po_numbers.add(number)
-                return number
+        return fresh_po_number(self.rng, self._po_numbers)
 
     def po(
         self, supplier: Supplier, lines: list[tuple[int, int]], *, status: str = "open", category: str | None = None
@@ -230,12 +226,7 @@ class Factory:
         return self.invoice(supplier, pairs, po=order, po_lines=lines, received=received)
 
     def clean_net(self, category: str) -> int:
-        draw = self.rng.random()
-        if draw < 0.08:
-            return self.net(category, 4500, 19000)
-        if draw < 0.11:
-            return self.net(category, 22000, 80000)
-        return self.net(category)
+        return clean_net(self.rng, self.net, category)
 
     def new_group(self) -> None:
         self.groups += 1

@@ -126,6 +126,9 @@ class V1Invoice:
 
 @dataclass
 class V1World:
+    """A generated v1 company. Not v0's ``entities.World``: it adds the scale and goods receipts, its POs and
+    invoices are v1's (lines, documents), and it has no ledger history."""
+
     seed: int
     scale: int
     approvers: list[Approver] = field(default_factory=list)

@@ -19,13 +19,14 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from ...tasks import Task
 from ..db import episode_template, fingerprint
 from ..grading import BookState, book_state
 from ..rules import solve
 from ..sandbox import call, open_episode, replay
+from ..tools import RejectCode
 from .model import V1Invoice, V1World
 from .seed_db import build_seed_db
 from .world import load_v1_asset
@@ -403,15 +404,4 @@ def _fixed_decisions_fail(ctx: Context, task: Task) -> bool:
     return True
 
 
-REJECTS = frozenset(
-    {
-        "DUPLICATE",
-        "MISSING_PO",
-        "INVALID_PO",
-        "VAT_ERROR",
-        "INVOICE_INCOMPLETE",
-        "CREDIT_NO_ORIGINAL",
-        "CREDIT_ORIGINAL_REJECTED",
-        "CREDIT_EXCEEDS_ORIGINAL",
-    }
-)
+REJECTS = frozenset(get_args(RejectCode))

@@ -4,6 +4,8 @@ v0's traps carried over to documents (blocked, duplicates, POs, budgets, VAT, li
 tax treatment, three-way match, credit notes, capture errors, and chains where processing order decides. Each
 planter records its kind and what deciding it alone should give (hidden columns); the tests check every
 planted document against the reference solver. ``plan_counts`` draws how many of each kind a company gets.
+The v0 kinds are planted anew, not shared with ``../../authoring/traps.py``: a v1 trap is a document with
+lines, PO lines and a capture, built by v1's ``Factory``, where v0's is one invoice row.
 """
 
 from __future__ import annotations

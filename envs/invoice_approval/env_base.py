@@ -1,0 +1,92 @@
+"""What the envs of every InvoiceApproval version do alike, so that each version's env holds only what is its own.
+
+Both versions run each episode on a private copy of a company's books, grade by comparing the final books with
+the gold books (``grading.compare``) and measure progress with the grader itself (``progress.py``). A version
+says how it opens and loads an episode, which books it compares (``_graded_states``) and how its failure
+report words them (``_report``); its constructor checks its arguments with ``env_arguments.py``.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, TypeVar
+
+from ..core import Action, Grade, Tool, ToolEnv
+from .connections import give_back
+from .episode import Books, savepoint
+from .grading import GradedBooks, compare
+from .progress import InvoiceProgress
+from .tasks import Task
+
+E = TypeVar("E", bound=Books)
+GradedStates = tuple[GradedBooks, GradedBooks, Sequence[str]]
+
+
+class Company(Protocol):
+    """What these methods need of a version's bundle: its tasks by ID."""
+
+    @property
+    def tasks(self) -> dict[str, Task]: ...
+
+
+class InvoiceToolEnv(ToolEnv[E]):
+    """The version-independent part of an InvoiceApproval env (see the module docstring)."""
+
+    bundle: Company
+    _selected: list[str]
+    _progress: InvoiceProgress | None = None  # built on the first progress() of an episode
+
+    @abstractmethod
+    def _graded_states(self, ctx: E) -> GradedStates:
+        """The final books, the gold books and the scope, as grading, progress and the failure report compare."""
+
+    @abstractmethod
+    def _report(self, final: Any, gold: Any, scope: Sequence[str]) -> list[dict[str, Any]]:
+        """The version's ``grading.failure_report``."""
+
+    def _task_ids(self) -> Sequence[str]:
+        return self._selected
+
+    def task_tier(self, task_id: str) -> str:
+        return self.bundle.tasks[task_id].tier
+
+    def gold_actions(self, task_id: str) -> list[Action]:
+        return list(self.bundle.tasks[task_id].gold_actions)
+
+    def _save_episode(self, ctx: E) -> dict[str, Any]:
+        return {
+            "books": ctx.conn.serialize(),
+            "actor": dict(ctx.actor),
+            "task_id": ctx.task_id,
+        }
+
+    def _atomic(self, ctx: E, tool: Tool) -> AbstractContextManager[None]:
+        """Writes run inside a savepoint (``episode.savepoint``): a failed one leaves the books as they were."""
+        return savepoint(ctx)
+
+    def _grade_episode(self, ctx: E) -> Grade:
+        grade = compare(*self._graded_states(ctx))
+        return Grade(grade.reward, grade.components, {**grade.diagnostics, **self.stats.as_diagnostics()})
+
+    def progress(self) -> dict[str, float]:
+        """Progress of the current episode against the task's gold books, computed from the episode state
+        (see ``progress.py``): the grade's components as they stand now, for diagnostics and reward shaping.
+        Reading it changes nothing."""
+        if self._ctx is None:
+            raise RuntimeError("progress() needs an episode: call reset() first")
+        if self._progress is None or self._progress.episode is not self._ctx:
+            episode = self._ctx
+            self._progress = InvoiceProgress(episode, lambda: self._graded_states(episode))
+        return self._progress.measures(self.stats)
+
+    def failure_report(self) -> list[dict[str, Any]]:
+        if self._ctx is None:
+            raise RuntimeError("failure_report() needs an episode: call reset() first")
+        return self._report(*self._graded_states(self._ctx))
+
+    def close(self) -> None:
+        if self._ctx is not None:
+            give_back(self._ctx.conn)
+        super().close()
