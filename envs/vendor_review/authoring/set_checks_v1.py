@@ -2,7 +2,8 @@
 without reading. For gaps and for distractors alike, the share with a dated promise, with a rumour in the IT
 thread and, among rumoured ones, with the rumour discredited must agree within ``TOLERANCE``; drafts and signed
 commitments must both occur, as must decoy promises in signed and in draft documents; and an answer's length
-in the questionnaire must not tell whether it is met (``length_tell``).
+in the questionnaire must not tell whether it is met (``length_tell``); and the decisions must keep the mix of
+``DECISION_SHARES``, so that no fixed answer earns the decision component on most deals.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ TOLERANCE: Final = 0.08
 MIN_SHARE: Final = 0.05
 LENGTH_TELL: Final = 0.2
 """The most gap reward that flagging questionnaire answers by their length alone may earn."""
+DECISION_SHARES: Final = {"go": (0.04, 0.12), "conditional-go": (0.38, 0.56), "no-go": (0.38, 0.56)}
+"""The share of each decision a set of generated deals must keep (the plan draws 8 / 46 / 46 %). Go stays low on
+purpose: on a go deal flagging nothing earns the gap component too, so a policy that always says go without
+flagging scores about ``0.1 + 0.9 * go_share`` and one that always gives another answer ``0.1 + 0.2 * share
++ 0.7 * go_share``; these bounds keep every such policy under 0.30 (``tests/envs/vendor_review/v1/test_env.py``)."""
 QUESTIONNAIRE: Final = "security-questionnaire"
 MAX_WORDS: Final = 90
 
@@ -86,10 +92,20 @@ def length_tell(records: Sequence[Mapping[str, Any]]) -> float:
     return best
 
 
+def decision_shares(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """The share of each decision among the records."""
+    count = max(1, len(records))
+    return {decision: sum(r["decision"] == decision for r in records) / count for decision in DECISION_SHARES}
+
+
 def set_problems_v1(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """Every tell found in the set, one sentence each; empty means none."""
     gaps, distractors = group_rates(records)
     problems = []
+    for decision, share in decision_shares(records).items():
+        low, high = DECISION_SHARES[decision]
+        if not low <= share <= high:
+            problems.append(f"set: {share:.2f} of the deals are {decision} (expected {low:.2f}-{high:.2f})")
     for name in ("promised", "rumoured", "discredited"):
         g, d = getattr(gaps, name), getattr(distractors, name)
         if abs(g - d) > TOLERANCE:

@@ -3,7 +3,8 @@ own where the deals differ (size, ids, signed commitments, the annotations of ev
 
 ``python -m officegym.envs.vendor_review.authoring.validate_v1 [--seeds N]`` checks the hand-written deals
 and the first N generated ones (default 200) and exits 1 on any problem. ``set_checks_v1`` adds the checks
-over many deals that no single deal can show.
+over many deals that no single deal can show (rates, answer lengths, decision shares); ``main`` runs them on the
+hand-written set and, from ``SET_CHECK_SEEDS`` seeds on, on the generated set.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Final
 from ..scenario import CastIds, Scenario, ScenarioFormatError, scenario_from_dict, shape_problems
 from ..v1.deals import generate_record, handwritten_records, split_record
 from ..v1.library import GAP_MODES, MET_MODES, load_library
+from .set_checks_v1 import set_problems_v1
 from .validate import (
     Context,
     _count_problem,
@@ -40,6 +42,8 @@ SIGNED: Final = "Signed for"
 DRAFT: Final = "DRAFT"
 PROMISES: Final = ("none", "signed", "draft")
 RUMOURS: Final = ("none", "raised", "discredited")
+SET_CHECK_SEEDS: Final = 1000
+"""Generated deals needed before the set checks run on them: rates over fewer deals are noise."""
 
 
 def v1_context() -> Context:
@@ -149,8 +153,13 @@ def validate_many(records: Sequence[Mapping[str, Any]]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     seeds = int(args[args.index("--seeds") + 1]) if "--seeds" in args else 200
-    records = [*handwritten_records().values(), *(generate_record(seed) for seed in range(seeds))]
+    handwritten = list(handwritten_records().values())
+    generated = [generate_record(seed) for seed in range(seeds)]
+    records = [*handwritten, *generated]
     problems = validate_many(records)
+    problems += [f"hand-written {p}" for p in set_problems_v1(handwritten)]
+    if seeds >= SET_CHECK_SEEDS:
+        problems += [f"generated {p}" for p in set_problems_v1(generated)]
     for problem in problems:
         print(problem)
     print(f"{len(problems)} problem(s) in {len(records)} v1 deal(s)", file=sys.stderr if problems else sys.stdout)

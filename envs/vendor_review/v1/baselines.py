@@ -83,6 +83,19 @@ def promise_path(scenario: Scenario) -> list[Action]:
     return review_path(scenario, flagged, decision, _read_all(scenario))
 
 
+def fixed_path(decision: str) -> Callable[[Scenario], list[Action]]:
+    """Reads every core document, flags nothing and always gives ``decision``: the best a policy that does not
+    read for meaning can do with one fixed answer (full process credit, and the gap component on go deals)."""
+
+    def path(scenario: Scenario) -> list[Action]:
+        return review_path(scenario, [], decision, scenario.core_documents)
+
+    return path
+
+
+FIXED_DECISIONS: Final = {"fixed_go": "go", "fixed_conditional": "conditional-go", "fixed_no_go": "no-go"}
+"""The fixed-decision policies by name."""
+
 PATHS: Final[Mapping[str, Callable[[Scenario], list[Action]]]] = {
     "paranoid": paranoid_path,
     "lazy": lazy_path,
@@ -90,6 +103,7 @@ PATHS: Final[Mapping[str, Callable[[Scenario], list[Action]]]] = {
     "flag_all": flag_all_path,
     "search_hits": search_path,
     "dated_promises": promise_path,
+    **{name: fixed_path(decision) for name, decision in FIXED_DECISIONS.items()},
 }
 
 

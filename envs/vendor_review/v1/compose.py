@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .library import SOC2_OPINION, Library
-from .plan import DealPlan, ItemPlan
+from .plan import DealPlan, ItemPlan, decision_of
 from .text import fill, long_date, month_year
 from .thread import it_channel, thread_text
 
@@ -132,16 +132,6 @@ def _finding(item: ItemPlan, entry: Mapping[str, Any], library: Library) -> dict
     }
 
 
-def _decision(plan: DealPlan) -> str:
-    """The decision rule (``rules.derive_decision``), applied to the plan; the validator checks they agree."""
-    gaps = [item for item in plan.items if item.is_gap]
-    if not gaps:
-        return "go"
-    if any(item.priority == "MUST" and item.mode != "signed" for item in gaps):
-        return "no-go"
-    return "conditional-go"
-
-
 def compose_deal(plan: DealPlan, library: Library, deal_id: str) -> dict[str, Any]:
     """The deal record of ``plan``: documents, matrix, answer key, IT channel, decision and annotations."""
     values = values_of(plan)
@@ -187,7 +177,7 @@ def compose_deal(plan: DealPlan, library: Library, deal_id: str) -> dict[str, An
             if item.mode == "signed" and item.due is not None
         ],
         "it_channel": it_channel(plan, library, values),
-        "decision": _decision(plan),
+        "decision": decision_of(plan.items),
         "annotations": {
             item.id: {"mode": item.mode, "promise": item.promise, "rumour": item.rumour} for item in plan.items
         },

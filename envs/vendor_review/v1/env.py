@@ -82,7 +82,19 @@ class VendorReviewV1Env(ToolEnv[VendorEpisode]):
     TIERS: ClassVar[tuple[str, ...]] = TIERS
     DEMO: ClassVar[Demo] = Demo(
         generated_id(TEST_SEEDS[0]),
-        ("oracle", "paranoid", "lazy", "negation", "flag_all", "search_hits", "dated_promises", "random"),
+        (
+            "oracle",
+            "paranoid",
+            "lazy",
+            "negation",
+            "flag_all",
+            "search_hits",
+            "dated_promises",
+            "fixed_go",
+            "fixed_conditional",
+            "fixed_no_go",
+            "random",
+        ),
     )
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
 

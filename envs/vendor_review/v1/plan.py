@@ -1,4 +1,5 @@
-"""A generated deal's choices, drawn from one seed: tier, buyer, vendor, matrix, modes, promises, rumours, dates.
+"""A generated deal's choices, drawn from one seed: tier, decision, buyer, vendor, matrix, modes, promises, rumours,
+dates.
 
 Every random choice comes from ``random.Random(seed)`` in a fixed order over ordered sequences (never a set,
 a ``hash()`` or the clock), so a seed names one deal on every machine. The rates are chosen so that nothing
@@ -16,19 +17,32 @@ from typing import Final
 from .library import GAP_MODES, MET_MODES, SOC2_OPINION, Library, Piece
 
 TIER_WEIGHTS: Final = {"easy": 3, "medium": 4, "hard": 3}
-GAP_COUNT_WEIGHTS: Final = (7, 15, 25, 25, 18, 10)
-"""Weights of 0-5 planted gaps; zero-gap deals stay rare so that saying go unread earns little."""
+DECISION_WEIGHTS: Final = {"go": 8, "conditional-go": 46, "no-go": 46}
+"""Weights of the deal's decision, drawn before its matrix. Conditional-go and no-go come equally often, so no
+fixed answer earns the decision component on most deals. Go stays rare because a go deal has no gap: there
+"flag nothing" is the whole answer and earns the gap component too, so a policy that never flags (``lazy``,
+``fixed_*``) would score ``0.1 + 0.9 * go_share`` or more; at 8 % the best fixed answer scores about 0.25."""
+GAP_COUNT_WEIGHTS: Final = (15, 25, 25, 18, 10)
+"""Weights of 1-5 planted gaps in a deal that has any."""
+MAX_ATTEMPTS: Final = 400
+"""Matrix plans drawn for a conditional-go or no-go deal until one has that decision (a few on average); the last
+one is kept if none has, so generation always ends (not needed by any of seeds 0-99,999)."""
 GAP_MODE_WEIGHTS: Final = {
-    "easy": (35, 35, 0, 15, 15),
-    "medium": (25, 25, 20, 15, 15),
-    "hard": (15, 15, 40, 15, 15),
+    "easy": (32, 32, 0, 18, 18),
+    "medium": (22, 22, 20, 18, 18),
+    "hard": (12, 12, 40, 18, 18),
 }
-"""Weights of GAP_MODES by tier: 30 % of gaps carry a promise (signed or draft) in every tier."""
-MET_MODE_WEIGHTS: Final = {"easy": (62, 26, 12), "medium": (52, 33, 15), "hard": (44, 39, 17)}
-"""Weights of MET_MODES by tier; decoys are 30 % of distractors (hidden + decoy), as promises are of gaps."""
+"""Weights of GAP_MODES by tier: 36 % of gaps carry a promise (signed or draft) in every tier, about 40 % of the
+gaps of generated deals once conditional-go deals (whose MUST gaps are all signed) are drawn as often as no-go."""
+MET_MODE_WEIGHTS: Final = {"easy": (45, 33, 22), "medium": (37, 38, 25), "hard": (29, 43, 28)}
+"""Weights of MET_MODES by tier; decoys are 40 % of distractors (hidden + decoy), as promises are of gaps. Most
+met rows are distractors, so a policy that flags whatever looks unmet (``paranoid``) pays for it, and a dated
+promise beside a row says nothing about which kind it is."""
 ANSWER_WORDS: Final = (22, 40)
 """Questionnaire answers are padded with the voice's neutral fillers to a length drawn from this range, the same
 for every mode: without it a short answer would mean a vague one (met elsewhere) and a middling one a gap."""
+MAX_DISTRACTORS: Final = 12
+"""At most this many met requirements are hidden or decoys (the validator's bound); later ones are met plainly."""
 RUMOUR_RATE: Final = 0.3
 DISCREDIT_RATE: Final = 0.5
 MATRIX_SIZES: Final = (13, 14, 15)
@@ -163,22 +177,52 @@ def _item(
     return ItemPlan(req_id, priority, mode, piece, promise, promise_text, due, rumour, rumour_text, discredit, fillers)
 
 
-def plan_deal(seed: int, library: Library) -> DealPlan:
-    """The deal of ``seed``: the tier first (so it is cheap to learn), then everything else."""
-    rng = random.Random(seed)
-    tier = rng.choices(list(TIER_WEIGHTS), list(TIER_WEIGHTS.values()))[0]
-    date = FIRST_DAY + dt.timedelta(days=rng.randint(0, DAYS_SPAN))
-    buyer, voice = dict(rng.choice(library.buyers)), dict(rng.choice(library.voices))
-    ids = _matrix(rng, library)
-    gap_count = rng.choices(range(len(GAP_COUNT_WEIGHTS)), GAP_COUNT_WEIGHTS)[0]
+def decision_of(items: tuple[ItemPlan, ...]) -> str:
+    """The decision rule (``rules.derive_decision``) on planned items; the validator checks the two agree."""
+    gaps = [item for item in items if item.is_gap]
+    if not gaps:
+        return "go"
+    if any(item.priority == "MUST" and item.mode != "signed" for item in gaps):
+        return "no-go"
+    return "conditional-go"
+
+
+def _items(
+    rng: random.Random, library: Library, ids: list[str], gap_count: int, tier: str, date: dt.date, voice_id: str
+) -> tuple[ItemPlan, ...]:
+    """One draw of the matrix's rows: which are unmet, then each row's priority, mode, piece, promise, rumour."""
     gaps = set(rng.sample(ids, gap_count))
     planned: dict[str, ItemPlan] = {}
     soc2_gap = False
+    distractors = 0
     for req_id in _soc2_first(ids):
         mode = _mode(rng, tier, req_id in gaps)
-        planned[req_id] = _item(rng, library, req_id, mode, soc2_gap, date, voice["id"])
+        if mode in ("hidden", "decoy"):
+            distractors += 1
+            mode = mode if distractors <= MAX_DISTRACTORS else "met"
+        planned[req_id] = _item(rng, library, req_id, mode, soc2_gap, date, voice_id)
         soc2_gap = soc2_gap or (req_id == "REQ-SOC2" and planned[req_id].is_gap)
-    items = tuple(planned[req_id] for req_id in ids)
+    return tuple(planned[req_id] for req_id in ids)
+
+
+def plan_deal(seed: int, library: Library) -> DealPlan:
+    """The deal of ``seed``: the tier first (so it is cheap to learn), then the decision, then a matrix drawn
+    until it has that decision. Within a decision the rows are drawn exactly as without one (rejection
+    sampling), so only the mix of decisions changes, not what a conditional-go or no-go deal looks like."""
+    rng = random.Random(seed)
+    tier = rng.choices(list(TIER_WEIGHTS), list(TIER_WEIGHTS.values()))[0]
+    decision = rng.choices(list(DECISION_WEIGHTS), list(DECISION_WEIGHTS.values()))[0]
+    date = FIRST_DAY + dt.timedelta(days=rng.randint(0, DAYS_SPAN))
+    buyer, voice = dict(rng.choice(library.buyers)), dict(rng.choice(library.voices))
+    ids = _matrix(rng, library)
+    if decision == "go":
+        items = _items(rng, library, ids, 0, tier, date, voice["id"])
+    else:
+        for _ in range(MAX_ATTEMPTS):
+            gap_count = rng.choices(range(1, len(GAP_COUNT_WEIGHTS) + 1), GAP_COUNT_WEIGHTS)[0]
+            items = _items(rng, library, ids, gap_count, tier, date, voice["id"])
+            if decision_of(items) == decision:
+                break
     return DealPlan(seed, tier, date, buyer, voice, items, _dates(rng, date))
 
 

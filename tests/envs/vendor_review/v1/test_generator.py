@@ -7,12 +7,24 @@ import json
 import subprocess
 import sys
 
-from officegym.envs.vendor_review.authoring.set_checks_v1 import LENGTH_TELL, group_rates, length_tell, set_problems_v1
+from officegym.envs.vendor_review.authoring.set_checks_v1 import (
+    DECISION_SHARES,
+    LENGTH_TELL,
+    decision_shares,
+    group_rates,
+    length_tell,
+    set_problems_v1,
+)
 from officegym.envs.vendor_review.authoring.validate_v1 import validate_many, validate_record
 from officegym.envs.vendor_review.v1.deals import generate_record, tier_of
-from officegym.envs.vendor_review.v1.library import GAP_MODES, MET_MODES, load_library
+from officegym.envs.vendor_review.v1.library import GAP_MODES, MET_MODES, PIECE_MODES, load_library
+from officegym.envs.vendor_review.v1.text import fill
 
 DISTINCT = 10_000
+MIN_PIECES = 4
+"""Evidence pieces each requirement has in each piece mode, at least."""
+VOICE_TERMS = ("console", "security_team")
+GENERIC_VALUES = {"vendor": "V", "product": "P", "tenant": "t", "cloud": "C", "update_date": "1 May 2026"}
 
 
 def _digest(record: dict[str, object]) -> str:
@@ -74,6 +86,18 @@ def test_every_mode_occurs_and_nothing_tells_gaps_from_distractors() -> None:
     assert gaps.count > 1000 and distractors.count > 1000
 
 
+def test_decisions_are_balanced_and_the_set_check_pins_them() -> None:
+    """Conditional-go and no-go come about equally often and go rarely (see ``DECISION_SHARES`` for why); a set
+    drifting back to mostly no-go fails the check."""
+    records = [generate_record(seed) for seed in range(3000)]
+    shares = decision_shares(records)
+    assert all(low <= shares[d] <= high for d, (low, high) in DECISION_SHARES.items())
+    assert abs(shares["conditional-go"] - shares["no-go"]) < 0.08
+    for record in records[: len(records) * 3 // 4]:
+        record["decision"] = "no-go"
+    assert any("no-go" in p for p in set_problems_v1(records))
+
+
 def test_the_set_check_catches_a_tell() -> None:
     records = [generate_record(seed) for seed in range(300)]
     for record in records:
@@ -88,8 +112,28 @@ def test_the_library_has_every_mode_for_every_taxonomy_item() -> None:
     assert len(library.items) == 24
     for item in library.items:
         evidence = library.evidence[item.id]
-        assert all(evidence.pieces[mode] for mode in ("met", "hidden", "silence", "hedge", "contradiction"))
+        assert all(len(evidence.pieces[mode]) >= MIN_PIECES for mode in PIECE_MODES), item.id
         assert evidence.commitment and evidence.decoy and evidence.rumour and evidence.context
+
+
+def test_each_vendor_words_the_shared_pieces_its_own_way() -> None:
+    """Pieces name the admin console and the security owner through the voice's own terms (``voices.json``), so
+    the same piece reads differently from each vendor."""
+    library = load_library()
+    pieces = [
+        text
+        for evidence in library.evidence.values()
+        for mode in PIECE_MODES
+        for piece in evidence.pieces[mode]
+        for text in (piece.questionnaire, piece.text)
+        if text and any(f"{{{term}}}" in text for term in VOICE_TERMS)
+    ]
+    assert len(pieces) >= 20
+    for term in VOICE_TERMS:
+        assert len({voice[term] for voice in library.voices}) == len(library.voices), term
+    sample = next(text for text in pieces if "{console}" in text and "{security_team}" not in text)
+    rendered = {fill(sample, {**GENERIC_VALUES, **voice}) for voice in library.voices}
+    assert len(rendered) == len(library.voices)
 
 
 def test_the_length_check_passes_generated_deals_and_catches_short_gap_answers() -> None:

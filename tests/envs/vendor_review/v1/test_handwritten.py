@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from officegym.envs.vendor_review.authoring.set_checks_v1 import decision_shares, set_problems_v1
 from officegym.envs.vendor_review.authoring.validate_v1 import validate_many
 from officegym.envs.vendor_review.v1.deals import deal_files, handwritten, handwritten_records
 from officegym.envs.vendor_review.v1.library import v1_dir
@@ -49,6 +50,15 @@ def test_there_are_hand_written_deals_and_every_one_is_valid() -> None:
     assert validate_many(list(handwritten_records().values())) == []
     assert {deal.tier for deal in handwritten().values()} == {"easy", "medium", "hard"}
     assert {deal.decision for deal in handwritten().values()} == {"go", "conditional-go", "no-go"}
+
+
+def test_the_hand_written_set_passes_the_generators_set_checks() -> None:
+    """As many conditional-go as no-go deals and few go, so no fixed answer earns the decision component on most;
+    promises, rumours and answer lengths at the same rates for gaps and distractors, as in generated deals."""
+    records = list(handwritten_records().values())
+    shares = decision_shares(records)
+    assert shares["conditional-go"] == shares["no-go"]
+    assert set_problems_v1(records) == []
 
 
 def test_no_evidence_of_a_hand_written_deal_comes_from_the_library() -> None:
