@@ -11,17 +11,29 @@ so they are not compared. The choice of seeds is deterministic: the first ``coun
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
-from .bundle import Bundle, UnusableCompany, load_bundle
+from .bundle import UnusableCompany, load_bundle
 from .db import CANONICAL_SEED, connect_bytes
+from .tasks import Task
 
 TRAIN_SEED_START: Final = 100_000
 MAX_TRIES: Final = 1_000
 
 
-def memorable(bundle: Bundle) -> dict[str, set[Any]]:
+class Company(Protocol):
+    """What the split compares of a company, in any version: its seed database and its tasks."""
+
+    @property
+    def seed_bytes(self) -> bytes: ...
+
+    @property
+    def tasks(self) -> Mapping[str, Task]: ...
+
+
+def memorable(bundle: Company) -> dict[str, set[Any]]:
     """What an agent could memorise of a company, by kind (compared between companies)."""
     conn = connect_bytes(bundle.seed_bytes)
     try:
@@ -40,7 +52,7 @@ def memorable(bundle: Bundle) -> dict[str, set[Any]]:
     }
 
 
-def shared_with(bundle: Bundle, other: Bundle) -> dict[str, set[Any]]:
+def shared_with(bundle: Company, other: Company) -> dict[str, set[Any]]:
     """What two companies share, by kind (empty sets when they are disjoint)."""
     mine, theirs = memorable(bundle), memorable(other)
     return {kind: mine[kind] & theirs[kind] for kind in mine}

@@ -146,9 +146,12 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
 
     @classmethod
     def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:
-        """Train on generated companies (seeds from 200,000), evaluate on the shipped one."""
+        """Train on generated companies that share nothing memorable with the shipped one (``splits.py``),
+        evaluate on the shipped one."""
         if split == "train":
-            return [{"company_seed": 200_000 + k} for k in range(count)]
+            from .splits import train_company_seeds
+
+            return [{"company_seed": seed} for seed in train_company_seeds(count)]
         return super().split_sources(split, count)
 
     @classmethod
