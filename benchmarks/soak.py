@@ -1,4 +1,4 @@
-"""Soak run: a million random and malformed steps across both envs in vector envs.
+"""Soak run: a million random and malformed steps across every env (v0 and v1) in vector envs.
 
 ``python -m benchmarks.soak [--steps N]`` reports crashes (exceptions out of ``step``; target 0), invariant
 violations of the InvoiceApproval books (checked inside the workers every 50 steps and at every episode end;
@@ -23,6 +23,8 @@ import numpy as np
 
 import officegym  # noqa: F401
 from officegym.envs.invoice_approval.invariants import check_invariants
+from officegym.envs.invoice_approval.v1.env import InvoiceApprovalV1Env
+from officegym.envs.invoice_approval.v1.invariants import check_invariants as check_v1_invariants
 from officegym.spaces.safe_value import safe_text
 
 RESULTS = Path(__file__).parent / "results"
@@ -50,10 +52,18 @@ class InvariantProbe(gym.Wrapper[Any, Any, Any, Any]):
             and inner.episode is not None
             and (terminated or truncated or inner.stats.turns % CHECK_EVERY == 0)
         ):
-            problems += check_invariants(inner.episode, inner.bundle.template)
+            problems += _invariants(inner)
         info["soak_problems"] = len(problems)
         info["soak_first_problem"] = problems[0] if problems else ""
         return observation, reward, terminated, truncated, info
+
+
+def _invariants(inner: Any) -> list[str]:
+    """The books' invariants of whichever InvoiceApproval version ``inner`` is."""
+    if isinstance(inner, InvoiceApprovalV1Env):
+        episode = inner.episode
+        return [] if episode is None else check_v1_invariants(episode.conn, inner.bundle.template)
+    return check_invariants(inner.episode, inner.bundle.template)
 
 
 def current_rss_mb() -> float:
@@ -144,6 +154,22 @@ ID_POOL = {
         "breach notice hours",
         "go",
     ],
+    "officegym/InvoiceApproval-v1": [f"ER-2026-{n:05d}" for n in range(1, 279)]
+    + ["AP-106", "AP-146", "AP-319", "K-70118", "K-79925", "4500000616", "PE-101", "PE-108", "PE-112"],
+    "officegym/VendorReview-v1": [
+        "requirements-matrix",
+        "security-questionnaire",
+        "soc2-report",
+        "vendor-dpa",
+        "order-form",
+        "it-thread",
+        "REQ-SSO",
+        "REQ-MFA",
+        "REQ-SCIM",
+        "offline",
+        "signed",
+        "go",
+    ],
 }
 
 
@@ -199,10 +225,10 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", type=int, default=1_000_000, help="total steps, split over both envs")
+    parser.add_argument("--steps", type=int, default=1_000_000, help="total steps, split over the envs")
     parser.add_argument("--num-envs", type=int, default=8)
     args = parser.parse_args(argv)
-    results = [soak_env(env_id, args.steps // 2, args.num_envs, seed) for seed, env_id in enumerate(ID_POOL)]
+    results = [soak_env(env_id, args.steps // len(ID_POOL), args.num_envs, seed) for seed, env_id in enumerate(ID_POOL)]
     summary = {
         "total_steps": sum(r["steps"] for r in results),
         "crashes": sum(r["crashes"] for r in results),

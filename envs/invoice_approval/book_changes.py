@@ -23,12 +23,14 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from .grading import BookState, InvoiceState, LedgerKey, PoState
+from .grading import GradedBooks, LedgerKey
 from .read_model import CHANGE_LOG
 
 S = TypeVar("S")
+B = TypeVar("B", bound=GradedBooks)
+State = tuple[Any, ...]
 LEDGER_LOG = "ledger_changes"
 _LINE = "{row}.invoice_id, {row}.account, {row}.debit_cents, {row}.credit_cents"
 
@@ -38,8 +40,8 @@ class BookDelta:
     """The graded state of every record that differs, or may differ, from the template (see the module
     docstring). ``invoices`` and ``purchase_orders`` map a key to its state now, ``None`` if deleted."""
 
-    invoices: dict[str, InvoiceState | None]
-    purchase_orders: dict[str, PoState | None]
+    invoices: dict[str, State | None]
+    purchase_orders: dict[str, State | None]
     ledger: Counter[LedgerKey]
 
 
@@ -56,33 +58,53 @@ def add_ledger_log(conn: sqlite3.Connection) -> None:
     """)
 
 
-def book_delta(conn: sqlite3.Connection) -> BookDelta:
-    """The episode's changes to the graded books, from the two logs (cost follows the changes)."""
-    logged = conn.execute(
-        f"SELECT DISTINCT tbl, key FROM {CHANGE_LOG} WHERE tbl IN ('invoices', 'purchase_orders') ORDER BY tbl, key"
-    ).fetchall()
-    invoices: dict[str, InvoiceState | None] = {}
-    pos: dict[str, PoState | None] = {}
-    for table, key in logged:
-        if table == "invoices":
-            row = conn.execute(
-                "SELECT status, reason_code, assigned_to FROM invoices WHERE invoice_id = ?", (key,)
-            ).fetchone()
-            invoices[key] = None if row is None else (row[0], row[1], row[2])
-        else:
-            row = conn.execute(
-                "SELECT net_invoiced_cents, status FROM purchase_orders WHERE po_number = ?", (key,)
-            ).fetchone()
-            pos[key] = None if row is None else (row[0], row[1])
+def add_record_log(conn: sqlite3.Connection, tables: Mapping[str, str]) -> None:
+    """Create the (empty) record log and the triggers that fill it with the key of every row an INSERT, UPDATE
+    or DELETE touches, for each ``table -> key column`` (v1's template; v0's comes with its record view)."""
+    conn.execute(f"CREATE TABLE {CHANGE_LOG} (tbl TEXT NOT NULL, key TEXT NOT NULL)")
+    for table, key in tables.items():
+        log = f"INSERT INTO {CHANGE_LOG} VALUES ('{table}', "
+        conn.executescript(f"""
+            CREATE TRIGGER {table}_logged_insert AFTER INSERT ON {table} BEGIN {log}NEW.{key}); END;
+            CREATE TRIGGER {table}_logged_update AFTER UPDATE ON {table} BEGIN {log}OLD.{key}); {log}NEW.{key}); END;
+            CREATE TRIGGER {table}_logged_delete AFTER DELETE ON {table} BEGIN {log}OLD.{key}); END;
+        """)
+
+
+def logged_records(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """Every (table, key) the record log names, once each, in a fixed order."""
+    return conn.execute(f"SELECT DISTINCT tbl, key FROM {CHANGE_LOG} ORDER BY tbl, key").fetchall()
+
+
+def ledger_changes(conn: sqlite3.Connection) -> Counter[LedgerKey]:
+    """The ledger lines added (+1) and removed (-1) since reset, from the ledger log; zero counts dropped."""
     ledger: Counter[LedgerKey] = Counter()
     for sign, *line in conn.execute(
         f"SELECT sign, invoice_id, account, debit_cents, credit_cents FROM {LEDGER_LOG}"
     ).fetchall():
         ledger[(line[0], line[1], line[2], line[3])] += sign
-    return BookDelta(invoices, pos, _nonzero(ledger))
+    return _nonzero(ledger)
 
 
-def state_delta(final: BookState, template: BookState) -> BookDelta:
+def book_delta(conn: sqlite3.Connection) -> BookDelta:
+    """The episode's changes to the graded books, from the two logs (cost follows the changes)."""
+    invoices: dict[str, State | None] = {}
+    pos: dict[str, State | None] = {}
+    for table, key in logged_records(conn):
+        if table == "invoices":
+            row = conn.execute(
+                "SELECT status, reason_code, assigned_to FROM invoices WHERE invoice_id = ?", (key,)
+            ).fetchone()
+            invoices[key] = None if row is None else (row[0], row[1], row[2])
+        elif table == "purchase_orders":
+            row = conn.execute(
+                "SELECT net_invoiced_cents, status FROM purchase_orders WHERE po_number = ?", (key,)
+            ).fetchone()
+            pos[key] = None if row is None else (row[0], row[1])
+    return BookDelta(invoices, pos, ledger_changes(conn))
+
+
+def state_delta(final: GradedBooks, template: GradedBooks) -> BookDelta:
     """The same delta computed from two whole states (once per task for the gold books; and in tests)."""
     invoices = {k: final.invoices.get(k) for k in final.invoices.keys() | template.invoices.keys()}
     pos = {k: final.purchase_orders.get(k) for k in final.purchase_orders.keys() | template.purchase_orders.keys()}
@@ -99,22 +121,21 @@ def _nonzero(counts: Counter[LedgerKey]) -> Counter[LedgerKey]:
     return Counter({key: count for key, count in counts.items() if count})
 
 
-def graded_states(
-    final: BookDelta, gold: BookDelta, template: BookState, scope: Sequence[str]
-) -> tuple[BookState, BookState]:
+def graded_states(final: BookDelta, gold: BookDelta, template: B, scope: Sequence[str]) -> tuple[B, B]:
     """The final and gold books restricted to the records where they can differ (the work order's invoices and
     every record either delta names), ledgers as signed changes. Every other record equals the template on both
     sides, so ``grading.compare``, ``grading.failure_report`` and the progress measures give on these exactly
     what they give on the whole books (the tests compare both ways on every gold and wrong path)."""
     invoice_keys = [*scope, *final.invoices, *gold.invoices]
     po_keys = [*final.purchase_orders, *gold.purchase_orders]
+    books = type(template)  # each version's BookState: (invoices, purchase_orders, ledger)
     return (
-        BookState(
+        books(  # type: ignore[call-arg]
             _overlay(invoice_keys, final.invoices, template.invoices),
             _overlay(po_keys, final.purchase_orders, template.purchase_orders),
             final.ledger,
         ),
-        BookState(
+        books(  # type: ignore[call-arg]
             _overlay(invoice_keys, gold.invoices, template.invoices),
             _overlay(po_keys, gold.purchase_orders, template.purchase_orders),
             gold.ledger,

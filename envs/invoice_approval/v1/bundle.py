@@ -7,11 +7,13 @@ replayed once per task and cached.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from ...core.assets import asset_path
+from ..book_changes import BookDelta, state_delta
 from ..bundle import check_companies, read_tasks, verify_seed_bytes
+from ..db import connect_bytes
 from ..tasks import Task
 from .db import ASSET_DIR, CANONICAL_SEED, episode_template, fingerprint, shipped_fingerprint, shipped_seed_bytes
 from .grading import BookState, book_state
@@ -22,8 +24,8 @@ TASKS_FILE = "v1/tasks.jsonl"
 
 @dataclass
 class Bundle:
-    """v0's ``Bundle`` without its record snapshot and gold deltas: v1 has no record view, and its grader reads
-    the whole books (``env._graded_states``). Gold states are replayed as in v0."""
+    """v0's ``Bundle`` without its record snapshot (v1 has no record view): gold states are replayed as in v0,
+    and the grader compares the episode's changes with each gold path's (``grading.book_delta``)."""
 
     company_seed: int
     seed_bytes: bytes
@@ -32,6 +34,22 @@ class Bundle:
     tasks: dict[str, Task]
     company_scale: int = 1
     _gold: dict[str, BookState] = field(default_factory=dict)
+    _gold_delta: dict[str, BookDelta] = field(default_factory=dict)
+
+    @cached_property
+    def template_state(self) -> BookState:
+        """The graded books as the template holds them (read once per process and company)."""
+        conn = connect_bytes(self.template)
+        try:
+            return book_state(conn)
+        finally:
+            conn.close()
+
+    def gold_delta(self, task_id: str) -> BookDelta:
+        """What the task's gold path changes in the graded books (computed once per process, then cached)."""
+        if task_id not in self._gold_delta:
+            self._gold_delta[task_id] = state_delta(self.gold_state(task_id), self.template_state)
+        return self._gold_delta[task_id]
 
     def gold_state(self, task_id: str) -> BookState:
         if task_id not in self._gold:

@@ -12,6 +12,7 @@ import sqlite3
 from functools import cache
 
 from ...core.assets import asset_path, read_text
+from ..book_changes import add_ledger_log, add_record_log
 from ..db import stripped_template, tables_fingerprint
 
 CANONICAL_SEED = 42
@@ -91,9 +92,15 @@ def fingerprint(conn: sqlite3.Connection) -> str:
 
 
 def episode_template(seed_bytes: bytes) -> bytes:
-    """The seed without hidden columns, vacuumed, serialized. Unlike v0 no change logs are added: v1 has no
-    record view, and its grader reads the whole books (``grading.book_state``)."""
-    return stripped_template(seed_bytes, HIDDEN_COLUMNS)
+    """The seed without hidden columns, plus the change logs the grader reads (``grading.book_delta``: which
+    invoices, POs and PO lines a statement touched, and the ledger lines added or removed), vacuumed,
+    serialized."""
+    return stripped_template(seed_bytes, HIDDEN_COLUMNS, _add_change_logs)
+
+
+def _add_change_logs(conn: sqlite3.Connection) -> None:
+    add_record_log(conn, {"invoices": "invoice_id", "purchase_orders": "po_number", "po_lines": "po_number"})
+    add_ledger_log(conn)
 
 
 @cache

@@ -12,6 +12,7 @@ from ...core.assets import asset_path, read_text
 from ...core.catalogue import Catalogue
 from ...core.demo import Demo
 from ...core.tool_env import PolicyFactory
+from ..book_changes import graded_states
 from ..connections import open_books, take_spare
 from ..env_arguments import check_arguments, select_tasks
 from ..env_base import InvoiceToolEnv
@@ -19,7 +20,7 @@ from ..tasks import TIERS
 from .bundle import Bundle, load_bundle
 from .db import CANONICAL_SEED
 from .episode import V1Episode
-from .grading import BookState, book_state, failure_report
+from .grading import BookState, book_delta, failure_report
 from .progress import potential
 from .sandbox import open_episode
 from .tools import TOOLS
@@ -126,10 +127,13 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
         return V1Episode(open_books(state["books"]), dict(state["actor"]), state["task_id"])
 
     def _graded_states(self, ctx: V1Episode) -> tuple[BookState, BookState, Sequence[str]]:
-        """The final books, the gold books and the scope. v1 reads the whole books (no change log as in v0's
-        ``book_changes.py``): its graded state holds captured fields that any write may change."""
+        """The final and gold books where they can differ, and the scope, as v0's (``book_changes.py``): what
+        grading, the failure report and progress compare, at a cost that follows the episode's changes."""
         task = self.bundle.tasks[ctx.task_id]
-        return book_state(ctx.conn), self.bundle.gold_state(task.id), task.scope
+        final, gold = graded_states(
+            book_delta(ctx.conn), self.bundle.gold_delta(task.id), self.bundle.template_state, task.scope
+        )
+        return final, gold, task.scope
 
     def _report(self, final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
         return failure_report(final, gold, scope)

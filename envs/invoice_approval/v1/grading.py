@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..book_changes import BookDelta, ledger_changes, logged_records
 from ..grading import LedgerKey, ReportTexts, ledger_multiset, report_rows
 from .db import CAPTURE_FIELDS
 
@@ -29,22 +30,44 @@ class BookState:
     ledger: Counter[LedgerKey]
 
 
+_INVOICES = (
+    f"SELECT invoice_id, status, reason_code, assigned_to, credited_cents, {', '.join(CAPTURE_FIELDS)} FROM invoices"
+)
+_POS = "SELECT po_number, net_invoiced_cents, status FROM purchase_orders"
+_LINES = "SELECT po_number, invoiced_qty FROM po_lines"
+
+
 def book_state(conn: sqlite3.Connection) -> BookState:
-    fields = ", ".join(CAPTURE_FIELDS)
-    invoices = {
-        row[0]: tuple(row[1:])
-        for row in conn.execute(
-            f"SELECT invoice_id, status, reason_code, assigned_to, credited_cents, {fields} FROM invoices"
-        )
-    }
+    """The whole graded books (the template's once per company, the gold path's once per task, and tests)."""
+    invoices = {row[0]: tuple(row[1:]) for row in conn.execute(_INVOICES)}
     quantities: dict[str, list[int]] = {}
-    for po, qty in conn.execute("SELECT po_number, invoiced_qty FROM po_lines ORDER BY po_number, line_no"):
+    for po, qty in conn.execute(f"{_LINES} ORDER BY po_number, line_no"):
         quantities.setdefault(po, []).append(qty)
-    pos = {
-        row[0]: (row[1], row[2], tuple(quantities.get(row[0], ())))
-        for row in conn.execute("SELECT po_number, net_invoiced_cents, status FROM purchase_orders")
-    }
+    pos = {row[0]: (row[1], row[2], tuple(quantities.get(row[0], ()))) for row in conn.execute(_POS)}
     return BookState(invoices, pos, ledger_multiset(conn))
+
+
+def book_delta(conn: sqlite3.Connection) -> BookDelta:
+    """What the episode changed in the graded books, from the change logs in the episode template: the state
+    now of every invoice and PO a statement touched (a PO line's change is its PO's), and the ledger lines
+    added or removed. Cost follows the changes, not the company (``book_changes.py`` explains the logs)."""
+    invoices: dict[str, tuple[Any, ...] | None] = {}
+    pos: dict[str, tuple[Any, ...] | None] = {}
+    for table, key in logged_records(conn):
+        if table == "invoices":
+            row = conn.execute(f"{_INVOICES} WHERE invoice_id = ?", (key,)).fetchone()
+            invoices[key] = None if row is None else tuple(row[1:])
+        else:
+            pos[key] = _po_state(conn, key)
+    return BookDelta(invoices, pos, ledger_changes(conn))
+
+
+def _po_state(conn: sqlite3.Connection, po_number: str) -> tuple[Any, ...] | None:
+    row = conn.execute(f"{_POS} WHERE po_number = ?", (po_number,)).fetchone()
+    if row is None:
+        return None
+    lines = conn.execute(f"{_LINES} WHERE po_number = ? ORDER BY line_no", (po_number,)).fetchall()
+    return (row[1], row[2], tuple(qty for _, qty in lines))
 
 
 def failure_report(final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
