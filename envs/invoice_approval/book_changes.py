@@ -23,6 +23,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 from .grading import GradedBooks, LedgerKey
@@ -152,3 +153,34 @@ def _overlay(keys: Iterable[str], changed: Mapping[str, S | None], base: Mapping
         if state is not None:
             states[key] = state
     return states
+
+
+class GoldDeltas:
+    """For a version's bundle: the template's graded books and, per task, what its gold path changes, each
+    computed once per process. The bundle supplies ``template``, ``gold_state`` and ``read_books`` (its
+    version's whole-books reader) and a ``_gold_delta`` dict."""
+
+    template: bytes
+    _gold_delta: dict[str, BookDelta]
+
+    def gold_state(self, task_id: str) -> Any:
+        raise NotImplementedError
+
+    def read_books(self, conn: sqlite3.Connection) -> Any:
+        raise NotImplementedError
+
+    @cached_property
+    def template_state(self) -> Any:
+        """The graded books as the template holds them (read from a throwaway copy)."""
+        conn = sqlite3.connect(":memory:")
+        conn.deserialize(self.template)
+        try:
+            return self.read_books(conn)
+        finally:
+            conn.close()
+
+    def gold_delta(self, task_id: str) -> BookDelta:
+        """What the task's gold path changes in the graded books."""
+        if task_id not in self._gold_delta:
+            self._gold_delta[task_id] = state_delta(self.gold_state(task_id), self.template_state)
+        return self._gold_delta[task_id]

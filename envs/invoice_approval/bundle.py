@@ -16,7 +16,7 @@ from functools import cache, cached_property
 from pathlib import Path
 
 from ..core.assets import asset_path
-from .book_changes import BookDelta, state_delta
+from .book_changes import BookDelta, GoldDeltas
 from .db import (
     CANONICAL_SEED,
     connect_bytes,
@@ -35,7 +35,7 @@ TASKS_FILE = "tasks.jsonl"
 
 
 @dataclass
-class Bundle:
+class Bundle(GoldDeltas):
     company_seed: int
     seed_bytes: bytes
     template: bytes
@@ -52,20 +52,8 @@ class Bundle:
         cache holds an equal template that is another ``bytes`` object (21 µs at 10x)."""
         return snapshot(self.template)
 
-    @cached_property
-    def template_state(self) -> BookState:
-        """The graded books as the template holds them (read once per process and company)."""
-        conn = connect_bytes(self.template)
-        try:
-            return book_state(conn)
-        finally:
-            conn.close()
-
-    def gold_delta(self, task_id: str) -> BookDelta:
-        """What the task's gold path changes in the graded books (computed once per process, then cached)."""
-        if task_id not in self._gold_delta:
-            self._gold_delta[task_id] = state_delta(self.gold_state(task_id), self.template_state)
-        return self._gold_delta[task_id]
+    def read_books(self, conn: sqlite3.Connection) -> BookState:
+        return book_state(conn)
 
     def gold_state(self, task_id: str) -> BookState:
         """The books after the task's gold path (replayed once per process, then cached)."""

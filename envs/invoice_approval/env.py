@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
@@ -12,7 +13,7 @@ from ..core.assets import asset_path, read_text
 from ..core.catalogue import Catalogue
 from ..core.demo import Demo
 from ..core.tool_env import PolicyFactory
-from .book_changes import book_delta, graded_states
+from .book_changes import BookDelta, book_delta
 from .bundle import Bundle, load_bundle
 from .connections import open_books, take_spare
 from .db import CANONICAL_SEED
@@ -139,14 +140,8 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
         view = RecordView(conn, self.bundle.records).fork(conn)
         return InvoiceEpisode(conn, dict(state["actor"]), state["task_id"], view)
 
-    def _graded_states(self, ctx: InvoiceEpisode) -> tuple[BookState, BookState, Sequence[str]]:
-        """The final and gold books where they can differ, and the scope (``book_changes.py``): what grading,
-        the failure report and progress compare, at a cost that follows the episode's changes."""
-        task = self.bundle.tasks[ctx.task_id]
-        final, gold = graded_states(
-            book_delta(ctx.conn), self.bundle.gold_delta(task.id), self.bundle.template_state, task.scope
-        )
-        return final, gold, task.scope
+    def _book_delta(self, conn: sqlite3.Connection) -> BookDelta:
+        return book_delta(conn)
 
     def _report(self, final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
         return failure_report(final, gold, scope)

@@ -2,18 +2,20 @@
 
 Both versions run each episode on a private copy of a company's books, grade by comparing the final books with
 the gold books (``grading.compare``) and measure progress with the grader itself (``progress.py``). A version
-says how it opens and loads an episode, which books it compares (``_graded_states``) and how its failure
-report words them (``_report``); its constructor checks its arguments with ``env_arguments.py``.
+says how it opens and loads an episode, how it reads its change logs (``_book_delta``) and how its failure
+report words the books (``_report``); its constructor checks its arguments with ``env_arguments.py``.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from abc import abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 from ..core import Action, Grade, Tool, ToolEnv
+from .book_changes import BookDelta, graded_states
 from .connections import give_back
 from .episode import Books, savepoint
 from .grading import GradedBooks, compare
@@ -25,10 +27,16 @@ GradedStates = tuple[GradedBooks, GradedBooks, Sequence[str]]
 
 
 class Company(Protocol):
-    """What these methods need of a version's bundle: its tasks by ID."""
+    """What these methods need of a version's bundle: its tasks by ID, the template's graded books and each
+    task's gold delta (``book_changes.GoldDeltas``)."""
 
     @property
     def tasks(self) -> dict[str, Task]: ...
+
+    @property
+    def template_state(self) -> Any: ...
+
+    def gold_delta(self, task_id: str) -> BookDelta: ...
 
 
 class InvoiceToolEnv(ToolEnv[E]):
@@ -39,8 +47,17 @@ class InvoiceToolEnv(ToolEnv[E]):
     _progress: InvoiceProgress | None = None  # built on the first progress() of an episode
 
     @abstractmethod
+    def _book_delta(self, conn: sqlite3.Connection) -> BookDelta:
+        """What the episode changed in the graded books (the version's reader of its change logs)."""
+
     def _graded_states(self, ctx: E) -> GradedStates:
-        """The final books, the gold books and the scope, as grading, progress and the failure report compare."""
+        """The final and gold books where they can differ, and the scope (``book_changes.py``): what grading,
+        the failure report and progress compare, at a cost that follows the episode's changes."""
+        task = self.bundle.tasks[ctx.task_id]
+        final, gold = graded_states(
+            self._book_delta(ctx.conn), self.bundle.gold_delta(task.id), self.bundle.template_state, task.scope
+        )
+        return final, gold, task.scope
 
     @abstractmethod
     def _report(self, final: Any, gold: Any, scope: Sequence[str]) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ so they are not compared. The choice of seeds is deterministic: the first ``coun
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Final, Protocol
 
@@ -64,14 +64,20 @@ def train_company_seeds(count: int) -> list[int]:
     the shipped (evaluation) company. Seeds whose company the task builder cannot finish are skipped too (a
     few seeds give a batch with too few distinct wrong paths; the builder refuses them rather than ship a
     weaker task)."""
-    evaluation = load_bundle(CANONICAL_SEED)
+    return qualifying_seeds(load_bundle, TRAIN_SEED_START, count, UnusableCompany)
+
+
+def qualifying_seeds(load: Callable[[int], Company], start: int, count: int, unusable: type[Exception]) -> list[int]:
+    """The first ``count`` seeds from ``start`` whose company ``load`` can build (it raises ``unusable``
+    otherwise) and which shares nothing memorable with ``load(CANONICAL_SEED)``, the evaluation company."""
+    evaluation = load(CANONICAL_SEED)
     seeds: list[int] = []
-    for seed in range(TRAIN_SEED_START, TRAIN_SEED_START + MAX_TRIES):
+    for seed in range(start, start + MAX_TRIES):
         if len(seeds) == count:
             break
         try:
-            candidate = load_bundle(seed)
-        except UnusableCompany:
+            candidate = load(seed)
+        except unusable:
             continue
         if not any(shared_with(candidate, evaluation).values()):
             seeds.append(seed)

@@ -6,14 +6,14 @@ replayed once per task and cached.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 
 from ...core.assets import asset_path
-from ..book_changes import BookDelta, state_delta
+from ..book_changes import BookDelta, GoldDeltas
 from ..bundle import check_companies, read_tasks, verify_seed_bytes
-from ..db import connect_bytes
 from ..tasks import Task
 from .db import ASSET_DIR, CANONICAL_SEED, episode_template, fingerprint, shipped_fingerprint, shipped_seed_bytes
 from .grading import BookState, book_state
@@ -23,7 +23,7 @@ TASKS_FILE = "v1/tasks.jsonl"
 
 
 @dataclass
-class Bundle:
+class Bundle(GoldDeltas):
     """v0's ``Bundle`` without its record snapshot (v1 has no record view): gold states are replayed as in v0,
     and the grader compares the episode's changes with each gold path's (``grading.book_delta``)."""
 
@@ -36,20 +36,8 @@ class Bundle:
     _gold: dict[str, BookState] = field(default_factory=dict)
     _gold_delta: dict[str, BookDelta] = field(default_factory=dict)
 
-    @cached_property
-    def template_state(self) -> BookState:
-        """The graded books as the template holds them (read once per process and company)."""
-        conn = connect_bytes(self.template)
-        try:
-            return book_state(conn)
-        finally:
-            conn.close()
-
-    def gold_delta(self, task_id: str) -> BookDelta:
-        """What the task's gold path changes in the graded books (computed once per process, then cached)."""
-        if task_id not in self._gold_delta:
-            self._gold_delta[task_id] = state_delta(self.gold_state(task_id), self.template_state)
-        return self._gold_delta[task_id]
+    def read_books(self, conn: sqlite3.Connection) -> BookState:
+        return book_state(conn)
 
     def gold_state(self, task_id: str) -> BookState:
         if task_id not in self._gold:

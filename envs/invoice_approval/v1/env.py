@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar, Final
@@ -12,7 +13,7 @@ from ...core.assets import asset_path, read_text
 from ...core.catalogue import Catalogue
 from ...core.demo import Demo
 from ...core.tool_env import PolicyFactory
-from ..book_changes import graded_states
+from ..book_changes import BookDelta
 from ..connections import open_books, take_spare
 from ..env_arguments import check_arguments, select_tasks
 from ..env_base import InvoiceToolEnv
@@ -126,14 +127,8 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
     def _load_episode(self, state: dict[str, Any]) -> V1Episode:
         return V1Episode(open_books(state["books"]), dict(state["actor"]), state["task_id"])
 
-    def _graded_states(self, ctx: V1Episode) -> tuple[BookState, BookState, Sequence[str]]:
-        """The final and gold books where they can differ, and the scope, as v0's (``book_changes.py``): what
-        grading, the failure report and progress compare, at a cost that follows the episode's changes."""
-        task = self.bundle.tasks[ctx.task_id]
-        final, gold = graded_states(
-            book_delta(ctx.conn), self.bundle.gold_delta(task.id), self.bundle.template_state, task.scope
-        )
-        return final, gold, task.scope
+    def _book_delta(self, conn: sqlite3.Connection) -> BookDelta:
+        return book_delta(conn)
 
     def _report(self, final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
         return failure_report(final, gold, scope)

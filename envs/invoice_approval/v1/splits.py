@@ -12,26 +12,14 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from ..splits import shared_with
+from ..splits import qualifying_seeds
 from .bundle import load_bundle
-from .db import CANONICAL_SEED
 
 TRAIN_SEED_START: Final = 200_000
-MAX_TRIES: Final = 1_000
 
 
 @cache
 def train_company_seeds(count: int) -> list[int]:
-    """The first ``count`` usable seeds from ``TRAIN_SEED_START`` (each company is generated once per process)."""
-    evaluation = load_bundle(CANONICAL_SEED)
-    seeds: list[int] = []
-    for seed in range(TRAIN_SEED_START, TRAIN_SEED_START + MAX_TRIES):
-        if len(seeds) == count:
-            break
-        try:
-            candidate = load_bundle(seed)
-        except RuntimeError:  # the task builder refuses this company
-            continue
-        if not any(shared_with(candidate, evaluation).values()):
-            seeds.append(seed)
-    return seeds
+    """The first ``count`` usable seeds from ``TRAIN_SEED_START`` (each company is generated once per process;
+    a company the task builder refuses raises a RuntimeError and is skipped)."""
+    return qualifying_seeds(load_bundle, TRAIN_SEED_START, count, RuntimeError)
