@@ -50,6 +50,7 @@ typecheck: $(FULL)
 bench: $(FULL)
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.eval_harness
+	$(BIN)/python -m benchmarks.versions
 
 soak: $(FULL)
 	$(BIN)/python -m benchmarks.soak

@@ -1,0 +1,121 @@
+"""v1 beside v0, per domain: what the new version costs per reset, read, grade, fork and episode.
+
+``python -m benchmarks.versions`` writes ``benchmarks/results/versions.json``. For each domain both versions are
+timed in the same rounds, in alternating order (v0 then v1, v1 then v0, ...), so a slow patch of the shared
+machine hits both; p50s are over all rounds and each row carries the ratio v1 / v0. What is timed:
+
+- ``reset``: a reset of a running env onto the same task (the first task of the tier below);
+- ``read``: one read-tool step in a long episode (``get_invoice`` / ``read_doc``);
+- ``grading``: grading the longest task's gold path (warm: its gold books already cached);
+- ``fork``: ``fork()`` and close, from the middle of that gold path;
+- ``episodes_per_s``: the oracle on every shipped task, one process.
+
+v1 does more per task (documents, pages, larger deals), so its episodes are longer; the per-call rows show that
+the calls themselves did not get slower.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import officegym  # noqa: F401
+from officegym.policies import run_episode
+from officegym.policies.registry import make_policy
+
+from .timing import sample_us, summary
+
+RESULTS = Path(__file__).parent / "results"
+PAIRS = {
+    "InvoiceApproval": ("officegym/InvoiceApproval-v0", "officegym/InvoiceApproval-v1"),
+    "VendorReview": ("officegym/VendorReview-v0", "officegym/VendorReview-v1"),
+}
+READ = {
+    "officegym/InvoiceApproval-v0": {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}},
+    "officegym/InvoiceApproval-v1": {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}},
+    "officegym/VendorReview-v0": {"name": "read_doc", "arguments": {"doc_id": "questionnaire"}},
+    "officegym/VendorReview-v1": {"name": "read_doc", "arguments": {"doc_id": "security-questionnaire"}},
+}
+
+
+class Subject:
+    """One env id, set up once: a running env for resets and reads, and the longest task's gold path."""
+
+    def __init__(self, env_id: str) -> None:
+        self.env_id = env_id
+        self.env: Any = gym.make(env_id, max_turns=10**9).unwrapped
+        self.task = self.env.task_ids[0]
+        self.longest = max(self.env.task_ids, key=lambda t: len(self.env.gold_actions(t)))
+        self.graded: Any = gym.make(env_id, max_turns=10**9).unwrapped
+        path = self.graded.gold_actions(self.longest)
+        self.graded.reset(options={"task_id": self.longest})
+        ends = "VendorReview" in env_id  # its gold path ends with the submission, which ends the episode
+        for action in path[:-1] if ends else path:
+            self.graded.step(action)
+        self.middle: Any = gym.make(env_id, max_turns=10**9).unwrapped
+        self.middle.reset(options={"task_id": self.longest})
+        for action in path[: len(path) // 2]:
+            self.middle.step(action)
+        self.env.reset(options={"task_id": self.task})
+
+    def reset(self) -> None:
+        self.env.reset(options={"task_id": self.task})
+
+    def read(self) -> None:
+        self.env.step(READ[self.env_id])
+
+    def grading(self) -> None:
+        self.graded._grade_episode(self.graded.episode)
+
+    def fork(self) -> None:
+        self.middle.fork().close()
+
+
+def episodes_per_s(env_id: str) -> float:
+    env = gym.make(env_id, max_turns=10**9)
+    policy = make_policy("oracle", env)
+    task_ids = list(env.unwrapped.task_ids)  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    for task_id in task_ids:
+        run_episode(env, policy, task_id=task_id)
+    return round(len(task_ids) / (time.perf_counter() - start), 1)
+
+
+def domain_rows(pair: tuple[str, str], rounds: int, repeats: int) -> dict[str, Any]:
+    subjects = [Subject(env_id) for env_id in pair]
+    calls = ("reset", "read", "grading", "fork")
+    samples: dict[str, dict[str, list[np.ndarray]]] = {s.env_id: {c: [] for c in calls} for s in subjects}
+    for round_number in range(rounds):
+        for subject in subjects if round_number % 2 == 0 else subjects[::-1]:
+            for call in calls:
+                samples[subject.env_id][call].append(sample_us(getattr(subject, call), repeats))
+    rows: dict[str, Any] = {}
+    for subject in subjects:
+        rows[subject.env_id] = {c: summary(np.concatenate(samples[subject.env_id][c])) for c in calls}
+        rows[subject.env_id]["grading_task"] = subject.longest
+        rows[subject.env_id]["episodes_per_s"] = statistics.median(episodes_per_s(subject.env_id) for _ in range(3))
+    old, new = (rows[env_id] for env_id in pair)
+    rows["v1_vs_v0"] = {c: round(new[c]["p50_us"] / old[c]["p50_us"], 2) for c in calls}
+    return rows
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    rounds, repeats = (2, 50) if quick else (6, 300)
+    return {domain: domain_rows(pair, rounds, repeats) for domain, pair in PAIRS.items()}
+
+
+def main() -> None:
+    result = run()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "versions.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
