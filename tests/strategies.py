@@ -107,3 +107,60 @@ VENDOR_CALLS = st.one_of(
         ANY_TEXT,
     ),
 )
+
+V1_INVOICE_IDS = [f"ER-2026-{n:05d}" for n in (1, 2, 37, 38, 100, 150, 200, 250, 278)] + [
+    "ER-2026-99999",
+    "ER-2026-00279",
+]
+V1_INVOICE_CALLS = st.one_of(
+    st.builds(lambda i: _call("get_document", {"invoice_id": i}), st.sampled_from(V1_INVOICE_IDS)),
+    st.builds(lambda i: _call("get_invoice", {"invoice_id": i}), st.sampled_from(V1_INVOICE_IDS)),
+    st.builds(
+        lambda s, c, b: _call("list_invoices", {"status": s, "cursor": c, "inbox": b}),
+        st.sampled_from(["", "received", "approved", "paid"]),
+        st.one_of(st.just(""), ANY_TEXT, st.sampled_from(["eyJ9", "MTA=", "=" * 8])),
+        st.sampled_from(["", "PE-101", "PE-999"]),
+    ),
+    st.builds(
+        lambda p, c: _call("list_goods_receipts", {"po_number": p, "cursor": c}),
+        st.sampled_from(["4500000616", "4500999871", "45", ""]),
+        st.one_of(st.just(""), ANY_TEXT),
+    ),
+    st.builds(
+        lambda i, no, d, n, r, v, g: _call(
+            "capture_invoice",
+            {
+                "invoice_id": i,
+                "supplier_invoice_no": no,
+                "invoice_date": d,
+                "net_cents": n,
+                "vat_rate": r,
+                "vat_cents": v,
+                "gross_cents": g,
+            },
+        ),
+        st.sampled_from(V1_INVOICE_IDS),
+        ANY_TEXT,
+        st.sampled_from(["2026-03-14", "14.03.2026", "2026-02-30", ""]),
+        st.one_of(st.integers(-(2**63), 2**63), ANY_VALUE),
+        st.sampled_from([0, 7, 19, -1, 100]),
+        st.integers(-10, 10**9),
+        st.integers(-10, 10**9),
+    ),
+    st.builds(lambda i: _call("approve_invoice", {"invoice_id": i}), st.sampled_from(V1_INVOICE_IDS)),
+    st.builds(
+        lambda i, c: _call("reject_invoice", {"invoice_id": i, "reason_code": c}),
+        st.sampled_from(V1_INVOICE_IDS),
+        st.sampled_from(["DUPLICATE", "VAT_ERROR", "CREDIT_NO_ORIGINAL", "PO_EXCEEDED", "x"]),
+    ),
+    st.builds(
+        lambda i, c: _call("hold_invoice", {"invoice_id": i, "reason_code": c}),
+        st.sampled_from(V1_INVOICE_IDS),
+        st.sampled_from(["QUANTITY_NOT_RECEIVED", "PRICE_VARIANCE", "CREDIT_ORIGINAL_OPEN", "VAT_ERROR"]),
+    ),
+    st.builds(
+        lambda i, a: _call("escalate_invoice", {"invoice_id": i, "approver_id": a}),
+        st.sampled_from(V1_INVOICE_IDS),
+        st.sampled_from(["AP-106", "AP-146", "AP-319", "AP-999", ""]),
+    ),
+)
