@@ -44,21 +44,27 @@ READ = {
 }
 
 
+def _unwrapped(env_id: str) -> Any:
+    """The env itself (the benchmark calls its contract members: ``task_ids``, ``gold_actions``, ``fork``)."""
+    made: Any = gym.make(env_id, max_turns=10**9)
+    return made.unwrapped
+
+
 class Subject:
     """One env id, set up once: a running env for resets and reads, and the longest task's gold path."""
 
     def __init__(self, env_id: str) -> None:
         self.env_id = env_id
-        self.env: Any = gym.make(env_id, max_turns=10**9).unwrapped
+        self.env = _unwrapped(env_id)
         self.task = self.env.task_ids[0]
         self.longest = max(self.env.task_ids, key=lambda t: len(self.env.gold_actions(t)))
-        self.graded: Any = gym.make(env_id, max_turns=10**9).unwrapped
+        self.graded = _unwrapped(env_id)
         path = self.graded.gold_actions(self.longest)
         self.graded.reset(options={"task_id": self.longest})
         ends = "VendorReview" in env_id  # its gold path ends with the submission, which ends the episode
         for action in path[:-1] if ends else path:
             self.graded.step(action)
-        self.middle: Any = gym.make(env_id, max_turns=10**9).unwrapped
+        self.middle = _unwrapped(env_id)
         self.middle.reset(options={"task_id": self.longest})
         for action in path[: len(path) // 2]:
             self.middle.step(action)
