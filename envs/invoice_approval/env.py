@@ -18,7 +18,6 @@ from .bundle import Bundle, load_bundle
 from .connections import open_books, take_spare
 from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
-from .env_arguments import check_arguments, select_tasks
 from .env_base import InvoiceToolEnv
 from .episode import InvoiceEpisode
 from .grading import BookState, failure_report
@@ -96,6 +95,8 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
     TIERS: ClassVar[tuple[str, ...]] = TIERS
     DEMO: ClassVar[Demo] = Demo("batch-3", ("solver", "oracle", "random"))
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
+    TASK_EXAMPLES: ClassVar[str] = "'single-1', 'batch-3', 'long-2', 'hard-10'"
+    load_company = staticmethod(load_bundle)
 
     def __init__(
         self,
@@ -108,20 +109,9 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
         company_scale: int = 1,
         **unknown: Any,
     ) -> None:
-        checked = check_arguments(
-            type(self).__name__,
-            unknown,
-            max_turns=max_turns,
-            company_seed=company_seed,
-            company_scale=company_scale,
-            tasks_path=tasks_path,
-            canonical_seed=CANONICAL_SEED,
+        self.bundle: Bundle = self._open_company(
+            task_ids, tier, max_turns, render_mode, company_seed, tasks_path, company_scale, unknown
         )
-        self.bundle: Bundle = load_bundle(checked.company_seed, checked.tasks_path, checked.company_scale)
-        self._selected = select_tasks(
-            self.bundle.tasks, task_ids, tier, "'single-1', 'batch-3', 'long-2', 'hard-10'", checked.max_turns
-        )
-        super().__init__(max_turns=checked.max_turns, render_mode=render_mode)
 
     def system_prompt(self) -> str:
         return policy_text()

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import sqlite3
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..core import Action, Grade, Tool, ToolEnv
 from .book_changes import BookDelta, graded_states
 from .connections import give_back
+from .db import CANONICAL_SEED
+from .env_arguments import check_arguments, select_tasks
 from .episode import Books, savepoint
 from .grading import GradedBooks, compare
 from .progress import InvoiceProgress
@@ -62,6 +64,37 @@ class InvoiceToolEnv(ToolEnv[E]):
     @abstractmethod
     def _report(self, final: Any, gold: Any, scope: Sequence[str]) -> list[dict[str, Any]]:
         """The version's ``grading.failure_report``."""
+
+    TASK_EXAMPLES: ClassVar[str]  # task ids an error message shows as examples
+    load_company: Callable[..., Any]  # the version's load_bundle(company_seed, tasks_path, company_scale)
+
+    def _open_company(
+        self,
+        task_ids: Sequence[str] | None,
+        tier: str | None,
+        max_turns: int,
+        render_mode: str | None,
+        company_seed: int,
+        tasks_path: str | None,
+        company_scale: int,
+        unknown: dict[str, Any],
+    ) -> Any:
+        """The constructor's work, the same in every version: check the arguments, load the company, select the
+        tasks (refusing a ``max_turns`` below a selected gold path), then the base env. Returns the bundle."""
+        checked = check_arguments(
+            type(self).__name__,
+            unknown,
+            max_turns=max_turns,
+            company_seed=company_seed,
+            company_scale=company_scale,
+            tasks_path=tasks_path,
+            canonical_seed=CANONICAL_SEED,
+        )
+        bundle = self.load_company(checked.company_seed, checked.tasks_path, checked.company_scale)
+        self.bundle = bundle
+        self._selected = select_tasks(bundle.tasks, task_ids, tier, self.TASK_EXAMPLES, checked.max_turns)
+        ToolEnv.__init__(self, max_turns=checked.max_turns, render_mode=render_mode)
+        return bundle
 
     def _task_ids(self) -> Sequence[str]:
         return self._selected
