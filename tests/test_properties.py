@@ -33,9 +33,13 @@ def _is_valid(env: Any, action: Any) -> bool:
     actions=st.lists(st.one_of(INVOICE_WRITES, INVOICE_READS, MALFORMED), min_size=1, max_size=25),
 )
 def test_invoice_env_survives_anything_and_keeps_its_books(task: str, actions: list[Any]) -> None:
-    env = INVOICE_ENV
+    _play_invoice(INVOICE_ENV, task, actions, lambda inner: check_invariants(inner.episode, inner.bundle.template))
+
+
+def _play_invoice(env: Any, task: str, actions: list[Any], problems: Any) -> None:
+    """Every step: a string, no reward before the end, ``Error:`` for an invalid call (and only then flagged as
+    one), and no violated invariant (``problems(inner env)`` lists them)."""
     env.reset(seed=0, options={"task_id": task})
-    inner: Any = env.unwrapped
     for action in actions:
         observation, reward, terminated, truncated, info = env.step(action)
         assert isinstance(observation, str) and reward == 0.0 and not truncated
@@ -44,14 +48,19 @@ def test_invoice_env_survives_anything_and_keeps_its_books(task: str, actions: l
         assert info["is_error"] == observation.startswith("Error: ")
         if terminated:
             return
-        assert check_invariants(inner.episode, inner.bundle.template) == []
+        assert problems(env.unwrapped) == []
 
 
 @SETTINGS
 @given(actions=st.lists(st.one_of(VENDOR_CALLS, MALFORMED), min_size=1, max_size=15))
 def test_vendor_env_survives_anything(actions: list[Any]) -> None:
-    env = VENDOR_ENV
-    env.reset(seed=0, options={"task_id": "vr-hard-01"})
+    _play_vendor(VENDOR_ENV, "vr-hard-01", actions)
+
+
+def _play_vendor(env: Any, task: str, actions: list[Any]) -> None:
+    """Every step: a string, a reward only at the end (a grade in 0..1, for a submission or a ``finish``), and
+    ``Error:`` for an invalid call."""
+    env.reset(seed=0, options={"task_id": task})
     for action in actions:
         observation, reward, terminated, truncated, info = env.step(action)
         assert isinstance(observation, str) and 0.0 <= float(reward) <= 1.0 and not truncated
@@ -71,30 +80,12 @@ def test_vendor_env_survives_anything(actions: list[Any]) -> None:
 def test_invoice_v1_env_survives_anything_and_keeps_its_books(task: str, actions: list[Any]) -> None:
     """v1's captures, pages, documents and decisions, valid or not, in any order: never an exception, every
     invalid call an ``Error:``, and the v1 books' invariants after every step."""
-    env = INVOICE_V1_ENV
-    env.reset(seed=0, options={"task_id": task})
-    inner: Any = env.unwrapped
-    for action in actions:
-        observation, reward, terminated, truncated, info = env.step(action)
-        assert isinstance(observation, str) and reward == 0.0 and not truncated
-        if not _is_valid(env, action):
-            assert observation.startswith("Error: "), (action, observation[:200])
-        assert info["is_error"] == observation.startswith("Error: ")
-        if terminated:
-            return
-        assert check_v1_invariants(inner.episode.conn, inner.bundle.template) == []
+    _play_invoice(
+        INVOICE_V1_ENV, task, actions, lambda inner: check_v1_invariants(inner.episode.conn, inner.bundle.template)
+    )
 
 
 @SETTINGS
 @given(actions=st.lists(st.one_of(VENDOR_CALLS, MALFORMED), min_size=1, max_size=15))
 def test_vendor_v1_env_survives_anything(actions: list[Any]) -> None:
-    env = VENDOR_V1_ENV
-    env.reset(seed=0, options={"task_id": "vr1-hard-01"})
-    for action in actions:
-        observation, reward, terminated, truncated, _ = env.step(action)
-        assert isinstance(observation, str) and 0.0 <= float(reward) <= 1.0 and not truncated
-        if not _is_valid(env, action):
-            assert observation.startswith("Error: "), (action, observation[:200])
-        if terminated:
-            return
-        assert reward == 0.0
+    _play_vendor(VENDOR_V1_ENV, "vr1-hard-01", actions)
