@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .grading import GradedBooks, LedgerKey
 from .read_model import CHANGE_LOG
 
 S = TypeVar("S")
 B = TypeVar("B", bound=GradedBooks)
+G = TypeVar("G", bound=GradedBooks)
 State = tuple[Any, ...]
 LEDGER_LOG = "ledger_changes"
 _LINE = "{row}.invoice_id, {row}.account, {row}.debit_cents, {row}.credit_cents"
@@ -155,22 +156,33 @@ def _overlay(keys: Iterable[str], changed: Mapping[str, S | None], base: Mapping
     return states
 
 
-class GoldDeltas:
-    """For a version's bundle: the template's graded books and, per task, what its gold path changes, each
-    computed once per process. The bundle supplies ``template``, ``gold_state`` and ``read_books`` (its
-    version's whole-books reader) and a ``_gold_delta`` dict."""
+class GoldDeltas(Generic[G]):
+    """For a version's bundle: the template's graded books, each task's books after its gold path, and what
+    that path changes, each computed once per process. The bundle supplies ``template``, ``tasks``, the
+    ``_gold`` and ``_gold_delta`` dicts, ``read_books`` (its version's whole-books reader) and ``replay_path``
+    (its version's ``sandbox.replay``)."""
 
     template: bytes
+    tasks: Mapping[str, Any]
+    _gold: dict[str, G]
     _gold_delta: dict[str, BookDelta]
 
-    def gold_state(self, task_id: str) -> Any:
+    def read_books(self, conn: sqlite3.Connection) -> G:
         raise NotImplementedError
 
-    def read_books(self, conn: sqlite3.Connection) -> Any:
-        raise NotImplementedError
+    replay_path: Callable[..., Any]  # the version's sandbox.replay(template, actor, actions) -> episode
+
+    def gold_state(self, task_id: str) -> G:
+        """The books after the task's gold path (replayed once per process, then cached)."""
+        if task_id not in self._gold:
+            task = self.tasks[task_id]
+            episode = self.replay_path(self.template, task.actor, task.gold_actions)
+            self._gold[task_id] = self.read_books(episode.conn)
+            episode.conn.close()
+        return self._gold[task_id]
 
     @cached_property
-    def template_state(self) -> Any:
+    def template_state(self) -> G:
         """The graded books as the template holds them (read from a throwaway copy)."""
         conn = sqlite3.connect(":memory:")
         conn.deserialize(self.template)

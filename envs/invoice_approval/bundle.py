@@ -35,7 +35,7 @@ TASKS_FILE = "tasks.jsonl"
 
 
 @dataclass
-class Bundle(GoldDeltas):
+class Bundle(GoldDeltas[BookState]):
     company_seed: int
     seed_bytes: bytes
     template: bytes
@@ -55,14 +55,7 @@ class Bundle(GoldDeltas):
     def read_books(self, conn: sqlite3.Connection) -> BookState:
         return book_state(conn)
 
-    def gold_state(self, task_id: str) -> BookState:
-        """The books after the task's gold path (replayed once per process, then cached)."""
-        if task_id not in self._gold:
-            task = self.tasks[task_id]
-            episode = replay(self.template, task.actor, task.gold_actions)
-            self._gold[task_id] = book_state(episode.conn)
-            episode.conn.close()
-        return self._gold[task_id]
+    replay_path = staticmethod(replay)
 
 
 def read_tasks(path: Path) -> list[Task]:

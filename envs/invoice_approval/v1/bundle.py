@@ -23,7 +23,7 @@ TASKS_FILE = "v1/tasks.jsonl"
 
 
 @dataclass
-class Bundle(GoldDeltas):
+class Bundle(GoldDeltas[BookState]):
     """v0's ``Bundle`` without its record snapshot (v1 has no record view): gold states are replayed as in v0,
     and the grader compares the episode's changes with each gold path's (``grading.book_delta``)."""
 
@@ -39,13 +39,7 @@ class Bundle(GoldDeltas):
     def read_books(self, conn: sqlite3.Connection) -> BookState:
         return book_state(conn)
 
-    def gold_state(self, task_id: str) -> BookState:
-        if task_id not in self._gold:
-            task = self.tasks[task_id]
-            episode = replay(self.template, task.actor, task.gold_actions)
-            self._gold[task_id] = book_state(episode.conn)
-            episode.conn.close()
-        return self._gold[task_id]
+    replay_path = staticmethod(replay)
 
 
 def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = None, company_scale: int = 1) -> Bundle:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from ...core.assets import read_json
 from ..rules import derive_decision
@@ -105,11 +105,18 @@ VERDICT_LEAK_PATTERNS: Final[tuple[str, ...]] = (
 REQ_ID_PATTERN: Final = re.compile(r"\bREQ-[A-Z0-9-]+")
 SCENARIO_ID_PATTERN: Final = re.compile(r"^vr-(easy|medium|hard)-\d{2}$")
 
-DOC_COUNT: Final = (4, 6)
-WORD_COUNT: Final = (700, 1200)
-REQUIREMENT_COUNT: Final = (6, 9)
-PLANTED_COUNT: Final = (0, 4)
-DISTRACTOR_COUNT: Final = (1, 3)
+
+class Sizes(NamedTuple):
+    """A version's size budget for a deal: (low, high) of each count, inclusive."""
+
+    requirements: tuple[int, int]
+    documents: tuple[int, int]
+    words: tuple[int, int]
+    planted: tuple[int, int]
+    distractors: tuple[int, int]
+
+
+SIZES: Final = Sizes(requirements=(6, 9), documents=(4, 6), words=(700, 1200), planted=(0, 4), distractors=(1, 3))
 MIN_EVIDENCE_WORDS: Final = 3
 MIN_KEYWORD_CHARS: Final = 3
 
@@ -186,12 +193,17 @@ def check_identity(s: Scenario, ctx: Context) -> list[str]:
 
 def check_counts(s: Scenario, ctx: Context) -> list[str]:
     """The spec's size budget: enough to investigate, small enough to read in a 20-turn episode."""
+    return size_problems(s, SIZES)
+
+
+def size_problems(s: Scenario, sizes: Sizes) -> list[str]:
+    """Each count of the deal outside its version's budget, one sentence each."""
     return (
-        _count_problem("requirement count", len(s.requirements), REQUIREMENT_COUNT)
-        + _count_problem("document count", len(s.documents), DOC_COUNT)
-        + _count_problem("total document words", s.total_words, WORD_COUNT)
-        + _count_problem("planted gap count", len(s.planted_gaps), PLANTED_COUNT)
-        + _count_problem("distractor count", len(s.distractors), DISTRACTOR_COUNT)
+        _count_problem("requirement count", len(s.requirements), sizes.requirements)
+        + _count_problem("document count", len(s.documents), sizes.documents)
+        + _count_problem("total document words", s.total_words, sizes.words)
+        + _count_problem("planted gap count", len(s.planted_gaps), sizes.planted)
+        + _count_problem("distractor count", len(s.distractors), sizes.distractors)
     )
 
 

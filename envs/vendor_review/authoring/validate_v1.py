@@ -20,7 +20,7 @@ from ..v1.library import GAP_MODES, MET_MODES, load_library
 from .set_checks_v1 import set_problems_v1
 from .validate import (
     Context,
-    _count_problem,
+    Sizes,
     check_core,
     check_decision,
     check_document_leaks,
@@ -30,14 +30,11 @@ from .validate import (
     check_it_channel,
     check_matrix_text,
     check_requirements,
+    size_problems,
 )
 
 DEAL_ID: Final = re.compile(r"^vr1-(gen-\d{6}|(easy|medium|hard)-\d{2})$")
-REQUIREMENT_COUNT: Final = (13, 15)
-DOC_COUNT: Final = (6, 11)
-WORD_COUNT: Final = (1000, 3500)
-PLANTED_COUNT: Final = (0, 5)
-DISTRACTOR_COUNT: Final = (0, 12)
+SIZES: Final = Sizes(requirements=(13, 15), documents=(6, 11), words=(1000, 3500), planted=(0, 5), distractors=(0, 12))
 SIGNED: Final = "Signed for"
 DRAFT: Final = "DRAFT"
 PROMISES: Final = ("none", "signed", "draft")
@@ -65,13 +62,7 @@ def check_identity(s: Scenario, ctx: Context) -> list[str]:
 
 def check_counts(s: Scenario, ctx: Context) -> list[str]:
     """v1's size: about 14 requirements, up to 5 gaps, the documents of a real file."""
-    return (
-        _count_problem("requirement count", len(s.requirements), REQUIREMENT_COUNT)
-        + _count_problem("document count", len(s.documents), DOC_COUNT)
-        + _count_problem("total document words", s.total_words, WORD_COUNT)
-        + _count_problem("planted gap count", len(s.planted_gaps), PLANTED_COUNT)
-        + _count_problem("distractor count", len(s.distractors), DISTRACTOR_COUNT)
-    )
+    return size_problems(s, SIZES)
 
 
 def check_commitments(s: Scenario, ctx: Context) -> list[str]:
