@@ -37,7 +37,7 @@ def batch_infos(calls: Calls, num_envs: int, fold: Callable[[Calls], dict[str, A
 
 
 def _uniform(calls: Calls) -> bool:
-    """The steady state of a step: every env once, with the same flat keys. Steps where an episode ended (nested
+    """The steady state of a step: every info with the same flat keys. Steps where an episode ended (nested
     ``final_info``, an opening's ``system_prompt`` and ``tools``) are left to the fold, which is faster on keys
     that few envs have."""
     if not calls:

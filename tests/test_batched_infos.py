@@ -77,10 +77,57 @@ def test_any_calls_give_what_the_fold_gives(items: list[tuple[int, dict[str, Any
         _assert_identical(got[1], want[1])
 
 
+flat_values = st.one_of(
+    st.integers(-(2**40), 2**40), st.floats(allow_nan=False, width=64), st.booleans(), st.text(max_size=3), st.none()
+)
+flat_steps = st.integers(1, 4).flatmap(
+    lambda n: st.lists(
+        st.tuples(
+            st.integers(0, NUM_ENVS - 1),
+            st.fixed_dictionaries({f"k{i}": flat_values for i in range(n)}),
+        ),
+        min_size=1,
+        max_size=NUM_ENVS + 2,
+    )
+)
+
+
+def _never_fold(items: Any) -> dict[str, Any]:
+    raise AssertionError("a steady-state step must not fall back to the fold")
+
+
+@settings(max_examples=300, deadline=None)
+@given(uniform)
+def test_a_steady_step_takes_the_one_pass_path_and_gives_what_the_fold_gives(step: list[dict[str, Any]]) -> None:
+    """The hot case (each env's info once, the same flat keys): built in one pass, never by the fold, and
+    identical to the fold's result."""
+    items: list[tuple[int, dict[str, Any]]] = list(enumerate(step))
+    _assert_identical(batch_infos(items, NUM_ENVS, _never_fold), _fold(items))
+
+
+@settings(max_examples=600, deadline=None)
+@given(flat_steps)
+def test_same_flat_keys_with_mixed_types_and_repeated_envs_give_what_the_fold_gives(
+    items: list[tuple[int, dict[str, Any]]],
+) -> None:
+    """The one-pass path where it must fall back to element-wise writes: values of mixed types under a key
+    (the first value's type decides the dtype) and an env reported twice (the later value wins)."""
+    want = _fold_or_error(items)
+    try:
+        got: tuple[str, Any] = ("ok", batch_infos(items, NUM_ENVS, _never_fold))
+    except AssertionError:
+        raise
+    except Exception as error:
+        got = ("error", type(error))
+    assert got[0] == want[0]
+    if want[0] == "ok":
+        _assert_identical(got[1], want[1])
+
+
 @settings(max_examples=200, deadline=None)
 @given(uniform)
-def test_a_step_of_plain_infos_with_a_final_info_gives_what_the_fold_gives(step: list[dict[str, Any]]) -> None:
-    """The hot case (each env's info once, plain values), plus an env that ended and was reset in the step."""
-    items: list[tuple[int, dict[str, Any]]] = [(i, info) for i, info in enumerate(step)]
+def test_a_step_where_an_episode_ended_gives_what_the_fold_gives(step: list[dict[str, Any]]) -> None:
+    """An env that ended and was reset in the step (nested ``final_info``): left to the fold, same result."""
+    items: list[tuple[int, dict[str, Any]]] = list(enumerate(step))
     items.insert(2, (2, {"final_obs": "last words", "final_info": dict(step[2], grade={"reward": 1.0})}))
     _assert_identical(batch_infos(items, NUM_ENVS, _fold), _fold(items))
