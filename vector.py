@@ -13,7 +13,8 @@ Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override ei
 ``envs_per_worker`` envs and steps them in one round trip, with the semantics (and results) of the sync vector env
 with SAME_STEP autoreset. Its ``vector_kwargs`` are ``context`` (``"spawn"``, the default, or ``"forkserver"``) and
 ``parent_slice`` (default True: this process hosts the first slice itself and steps it while the workers step
-theirs; False gives every slice a worker process).
+theirs; False gives every slice a worker process) and ``spin_us`` (default 200: how long a waiting side polls its
+pipe before it sleeps; 0 sleeps at once, see ``batched_vector._await``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from officegym.batched_vector import CONTEXTS, BatchedVectorEnv
+from officegym.batched_vector import CONTEXTS, DEFAULT_SPIN_US, MAX_SPIN_US, BatchedVectorEnv
 from officegym.envs.core import arguments
 
 MODES = ("sync", "async", "batched")
@@ -62,10 +63,11 @@ def _make_batched(
     """Checks the batched mode's own arguments here, so a mistake fails before any process starts."""
     if envs_per_worker is not None:
         envs_per_worker = arguments.whole_number("envs_per_worker", envs_per_worker, minimum=1, maximum=4096, example=8)
-    unknown = sorted(set(vector_kwargs) - {"context", "parent_slice"})
+    unknown = sorted(set(vector_kwargs) - {"context", "parent_slice", "spin_us"})
     if unknown:
         raise arguments.ArgumentError(
-            f"vectorization_mode='batched' takes only 'context' and 'parent_slice' in vector_kwargs, got {unknown}"
+            "vectorization_mode='batched' takes only 'context', 'parent_slice' and 'spin_us' in vector_kwargs, "
+            f"got {unknown}"
         )
     context = vector_kwargs.get("context", "spawn")
     if context not in CONTEXTS:
@@ -73,6 +75,15 @@ def _make_batched(
     parent_slice = vector_kwargs.get("parent_slice", True)
     if not isinstance(parent_slice, bool):
         raise arguments.ArgumentError(f"parent_slice must be True or False, got {parent_slice!r}")
+    spin_us = arguments.whole_number(
+        "spin_us", vector_kwargs.get("spin_us", DEFAULT_SPIN_US), minimum=0, maximum=MAX_SPIN_US, example=200
+    )
     return BatchedVectorEnv(
-        env_id, num_envs, envs_per_worker=envs_per_worker, context=context, parent_slice=parent_slice, **env_kwargs
+        env_id,
+        num_envs,
+        envs_per_worker=envs_per_worker,
+        context=context,
+        parent_slice=parent_slice,
+        spin_us=spin_us,
+        **env_kwargs,
     )

@@ -7,7 +7,11 @@
   modes in alternating order, so a slow patch of the shared machine hits all of them; rates and the ratios
   batched/sync and batched/async are medians over the rounds (ratios taken per round).
 - Whole gold episodes per second: one plain process playing the oracle's paths task after task, against a
-  batched vector env with two workers whose sub-envs play the same paths for whatever task the autoreset drew.
+  batched vector env on two hosts (this process and one worker) whose sub-envs play the same paths for whatever
+  task the autoreset drew; and, as the ceiling's measure, one host's worth of envs in a sync vector env in this
+  process. Twice that rate is what two hosts would reach if feeding the second cost nothing: the vector
+  machinery (autoreset, Gymnasium's per-key info arrays for every finished episode's grade) and the many
+  interleaved envs' colder caches are paid on every host.
 
 Targets (issue 16): at 64 envs, batched >= 1.5x sync env-steps/s; whole episodes on two cores >= 1.5x one process.
 """
@@ -93,26 +97,28 @@ class PlainRunner:
         return episodes, steps
 
 
-class BatchedRunner:
-    """A batched vector env on two workers; each sub-env plays the gold path of the task its (auto)reset drew."""
+class VectorRunner:
+    """A vector env whose sub-envs each play the gold path of the task its (auto)reset drew: ``batched`` on two
+    hosts (this process and one worker) of ``EPISODE_ENVS // 2`` envs each, or ``sync`` with one host's worth
+    of envs in this process (what one host does with no second process: the ceiling's measure)."""
 
-    def __init__(self, env_id: str, paths: dict[str, list[dict[str, Any]]]) -> None:
+    def __init__(self, env_id: str, paths: dict[str, list[dict[str, Any]]], mode: str = "batched") -> None:
         import officegym
 
         self.paths = paths
-        self.envs = officegym.make_vec(
-            env_id, EPISODE_ENVS, vectorization_mode="batched", envs_per_worker=EPISODE_ENVS // 2
-        )
+        self.num_envs = EPISODE_ENVS if mode == "batched" else EPISODE_ENVS // 2
+        per_worker = EPISODE_ENVS // 2 if mode == "batched" else None
+        self.envs = officegym.make_vec(env_id, self.num_envs, vectorization_mode=mode, envs_per_worker=per_worker)
         _, infos = self.envs.reset(seed=0)
         self.tasks = list(infos["task_id"])
-        self.position = [0] * EPISODE_ENVS
+        self.position = [0] * self.num_envs
 
     def run(self, seconds: float) -> tuple[int, int]:
         episodes, steps, start = 0, 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             actions = tuple(self.paths[task][pos] for task, pos in zip(self.tasks, self.position, strict=True))
             _, _, terminated, truncated, infos = self.envs.step(actions)
-            steps += EPISODE_ENVS
+            steps += self.num_envs
             for i, ended in enumerate(terminated | truncated):
                 if ended:
                     episodes += 1
@@ -123,9 +129,16 @@ class BatchedRunner:
 
 
 def episode_rows(env_id: str, seconds: float, rounds: int) -> dict[str, Any]:
+    """Plain, batched and one host's worth in sync, in alternating order every round. ``ceiling`` is twice the
+    one-host rate over the plain one: what two hosts would reach if the second cost nothing to feed."""
     paths = gold_paths(env_id)
-    runners: dict[str, Any] = {"plain": PlainRunner(env_id, paths), "batched": BatchedRunner(env_id, paths)}
+    runners: dict[str, Any] = {
+        "plain": PlainRunner(env_id, paths),
+        "batched": VectorRunner(env_id, paths),
+        "one_host": VectorRunner(env_id, paths, mode="sync"),
+    }
     runners["batched"].run(0.2)  # warm-up
+    runners["one_host"].run(0.2)
     rates: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     for round_number in range(rounds):
         for name in list(runners) if round_number % 2 == 0 else list(runners)[::-1]:
@@ -134,13 +147,17 @@ def episode_rows(env_id: str, seconds: float, rounds: int) -> dict[str, Any]:
             elapsed = time.perf_counter() - start
             rates[name].append((episodes / elapsed, steps / elapsed))
     runners["batched"].envs.close()
+    runners["one_host"].envs.close()
     ratios = [b[0] / p[0] for b, p in zip(rates["batched"], rates["plain"], strict=True)]
-    row: dict[str, Any] = {"env": env_id.split("/")[1], "batched_envs": EPISODE_ENVS, "batched_workers": 2}
+    one_host = [h[0] / p[0] for h, p in zip(rates["one_host"], rates["plain"], strict=True)]
+    row: dict[str, Any] = {"env": env_id.split("/")[1], "batched_envs": EPISODE_ENVS, "batched_hosts": 2}
     for name, values in rates.items():
         row[f"{name}_episodes_per_s"] = round(statistics.median(v[0] for v in values), 1)
         row[f"{name}_steps_per_s"] = round(statistics.median(v[1] for v in values))
     row["batched_vs_plain"] = round(statistics.median(ratios), 2)
     row["batched_vs_plain_range"] = [round(min(ratios), 2), round(max(ratios), 2)]
+    row["one_host_vs_plain"] = round(statistics.median(one_host), 2)
+    row["two_core_ceiling_vs_plain"] = round(2 * statistics.median(one_host), 2)
     return row
 
 
@@ -172,13 +189,17 @@ def print_tables(result: dict[str, Any]) -> None:
             f"{r['batched_steps_per_s']:,} | {r['batched_vs_sync']}x {r['batched_vs_sync_range']} | "
             f"{r['batched_vs_async']}x {r['batched_vs_async_range']} |"
         )
-    print("\n| env | plain episodes/s (steps/s) | batched, 2 workers (steps/s) | batched/plain |")
-    print("|---|---|---|---|")
+    print(
+        "\n| env | plain episodes/s (steps/s) | batched, 2 hosts (steps/s) | batched/plain | "
+        "one host in sync / plain | two-core ceiling |"
+    )
+    print("|---|---|---|---|---|---|")
     for r in result["episodes"]:
         print(
             f"| {r['env']} | {r['plain_episodes_per_s']:,} ({r['plain_steps_per_s']:,}) | "
             f"{r['batched_episodes_per_s']:,} ({r['batched_steps_per_s']:,}) | "
-            f"{r['batched_vs_plain']}x {r['batched_vs_plain_range']} |"
+            f"{r['batched_vs_plain']}x {r['batched_vs_plain_range']} | {r['one_host_vs_plain']}x | "
+            f"{r['two_core_ceiling_vs_plain']}x |"
         )
     print("\ntargets:", json.dumps(result["targets"]))
 

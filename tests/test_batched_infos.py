@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from officegym.batched_infos import batch_infos
-from officegym.batched_vector import _SliceInfos
+from officegym.batched_vector import _VectorInfos
 
 NUM_ENVS = 6
 KEYS = ("turn", "is_error", "reward", "grade", "final_obs", "final_info", "note", "vec")
@@ -36,7 +36,7 @@ uniform = st.lists(
 
 
 def _fold(items: Any) -> dict[str, Any]:
-    return _SliceInfos(NUM_ENVS).fold(items)
+    return _VectorInfos(NUM_ENVS).fold(items)
 
 
 def _assert_identical(got: Any, want: Any) -> None:

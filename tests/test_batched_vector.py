@@ -69,9 +69,10 @@ def random_actions(rng: np.random.Generator, envs: Any, read: dict[str, Any]) ->
     return tuple(read if rng.random() < 0.7 else action for action in sampled)
 
 
-@pytest.mark.parametrize("parent_slice", [True, False])
+@pytest.mark.parametrize(("parent_slice", "spin_us"), [(True, 200), (False, 0)])
 @pytest.mark.parametrize("env_id", list(CASES))
-def test_identical_to_sync(env_id: str, parent_slice: bool) -> None:
+def test_identical_to_sync(env_id: str, parent_slice: bool, spin_us: int) -> None:
+    """Both ways of hosting the first slice, and both ways of waiting (polling first, sleeping at once)."""
     env_kwargs, read = CASES[env_id]
     sync: Any = officegym.make_vec(env_id, num_envs=5, **env_kwargs)
     batched: Any = officegym.make_vec(
@@ -79,7 +80,7 @@ def test_identical_to_sync(env_id: str, parent_slice: bool) -> None:
         num_envs=5,
         vectorization_mode="batched",
         envs_per_worker=2,
-        vector_kwargs={"parent_slice": parent_slice},
+        vector_kwargs={"parent_slice": parent_slice, "spin_us": spin_us},
         **env_kwargs,
     )
     assert len(batched.processes) == (2 if parent_slice else 3)  # 2 + 2 + 1 envs, the first 2 here or in a worker
@@ -201,7 +202,10 @@ def test_worker_slices_and_arguments() -> None:
         officegym.make_vec(env_id, num_envs=2, envs_per_worker=2)
     with pytest.raises(ArgumentError, match="context"):
         officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"context": "fork"})
-    with pytest.raises(ArgumentError, match="only 'context' and 'parent_slice'"):
+    with pytest.raises(ArgumentError, match="only 'context', 'parent_slice' and 'spin_us'"):
         officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"shared_memory": True})
     with pytest.raises(ArgumentError, match="parent_slice must be True or False"):
         officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"parent_slice": "yes"})
+    for spin in (-1, 100_001, 2.5, "200", True):
+        with pytest.raises(ArgumentError, match="spin_us"):
+            officegym.make_vec(env_id, num_envs=2, vectorization_mode="batched", vector_kwargs={"spin_us": spin})
