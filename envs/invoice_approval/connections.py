@@ -38,8 +38,10 @@ def take_spare() -> sqlite3.Connection | None:
 
 def give_back(conn: sqlite3.Connection) -> None:
     """Keep ``conn`` for the next episode (up to ``MAX_SPARE``); close it otherwise. The caller must not use it
-    again."""
-    if len(_spare) < MAX_SPARE and not conn.in_transaction:
+    again. Its episode's open transaction is rolled back first (the next user deserializes over it anyway)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+    if len(_spare) < MAX_SPARE:
         _spare.append(conn)
     else:
         conn.close()

@@ -19,7 +19,7 @@ from .connections import open_books, take_spare
 from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
 from .env_base import InvoiceToolEnv
-from .episode import InvoiceEpisode
+from .episode import InvoiceEpisode, restart_books
 from .grading import BookState, failure_report
 from .progress import invoice_potential
 from .read_model import RecordView
@@ -118,8 +118,12 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
 
     def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
         task = self.bundle.tasks[task_id]
-        previous = self._ctx.conn if self._ctx is not None else take_spare()
-        episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous, records=self.bundle.records)
+        books = restart_books(self.bundle.template, self._ctx, take_spare() if self._ctx is None else None)
+        episode = open_episode(
+            self.bundle.template, task.actor, task_id, books, self.bundle.records, self._actors.get(task.actor)
+        )
+        if task.actor not in self._actors:
+            self._actors[task.actor] = dict(episode.actor)
         return episode, task.work_order, {"tier": task.tier}
 
     def _load_episode(self, state: dict[str, Any]) -> InvoiceEpisode:

@@ -19,7 +19,7 @@ from .book_changes import BookDelta, graded_states
 from .connections import give_back
 from .db import CANONICAL_SEED
 from .env_arguments import check_arguments, select_tasks
-from .episode import Books, savepoint
+from .episode import Books, committed_bytes, savepoint
 from .grading import GradedBooks, compare
 from .progress import InvoiceProgress
 from .tasks import Task
@@ -93,6 +93,7 @@ class InvoiceToolEnv(ToolEnv[E]):
         bundle = self.load_company(checked.company_seed, checked.tasks_path, checked.company_scale)
         self.bundle = bundle
         self._selected = select_tasks(bundle.tasks, task_ids, tier, self.TASK_EXAMPLES, checked.max_turns)
+        self._actors: dict[str, dict[str, Any]] = {}  # approver rows read by earlier episodes (``acting``)
         ToolEnv.__init__(self, max_turns=checked.max_turns, render_mode=render_mode)
         return bundle
 
@@ -107,7 +108,7 @@ class InvoiceToolEnv(ToolEnv[E]):
 
     def _save_episode(self, ctx: E) -> dict[str, Any]:
         return {
-            "books": ctx.conn.serialize(),
+            "books": committed_bytes(ctx),
             "actor": dict(ctx.actor),
             "task_id": ctx.task_id,
         }

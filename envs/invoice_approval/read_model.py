@@ -11,9 +11,10 @@ in an episode, so a read need not touch SQLite at all:
   books: a rolled-back tool call leaves no entry.
 - ``RecordView``: one episode's view, the snapshot plus the records this episode changed. Before a read it
   compares ``conn.total_changes`` (a counter SQLite keeps; reading it runs no SQL) with the value it last
-  saw; if anything was written since, it recomputes the newly logged records from the books. Inside an open
-  transaction (a tool's savepoint) it reads the books directly, because a rollback could undo what it would
-  remember. Reads never write.
+  saw; if anything was written since, it recomputes the newly logged records from the books. Inside a tool's
+  write savepoint (``writing``, set by ``episode.savepoint``) it reads the books directly, because a rollback
+  could undo what it would remember. (The episode's own transaction is rolled back only by the next reset,
+  which starts a new view.) Reads never write.
 
 The grader, the fingerprints and the invariants read the books themselves; ``stale_records``, checked after
 every step by the property tests and the soak run, shows that the view equals the books.
@@ -101,11 +102,12 @@ class RecordView:
         self.changed: dict[tuple[str, str], str | None] = {}  # None: the record was deleted
         self.seen = conn.total_changes
         self.log_position = 0  # the template's log is empty; it only ever grows
+        self.writing = False  # inside a tool's write savepoint
 
     def get(self, record: Record, key: str) -> str | None:
         """The record's JSON, or None if there is no such record."""
         if self.conn.total_changes != self.seen:
-            if self.conn.in_transaction:
+            if self.writing:
                 return self._from_books(record, key)
             self._catch_up()
         if self.changed and (record.table, key) in self.changed:
@@ -124,8 +126,8 @@ class RecordView:
         return view
 
     def _catch_up(self) -> None:
-        """Recompute the records logged since the last catch-up (committed entries only: called outside any
-        transaction)."""
+        """Recompute the records logged since the last catch-up (released entries only: called outside any
+        tool's savepoint)."""
         rows = self.conn.execute(
             f"SELECT rowid, tbl, key FROM {CHANGE_LOG} WHERE rowid > ? ORDER BY rowid", (self.log_position,)
         ).fetchall()

@@ -30,18 +30,22 @@ def open_episode(
     template: bytes,
     actor_id: str,
     task_id: str = "",
-    reuse: sqlite3.Connection | None = None,
+    books: sqlite3.Connection | None = None,
     records: Snapshot | None = None,
+    actor: dict[str, Any] | None = None,
 ) -> InvoiceEpisode:
     """A fresh private copy of the books with ``actor_id`` as the acting approver.
 
-    ``reuse`` is the previous episode's connection of the same env: ``deserialize`` replaces its whole
-    database with the template (nothing of the old episode survives), and skipping a new connection saves
-    about a third of a reset. ``records`` is the template's snapshot when the caller holds it (the bundle
-    does): looking it up by the template's bytes can cost a comparison of the whole template."""
-    conn = fresh_books(template, reuse)
+    ``books`` is a connection that already holds a fresh copy of ``template`` under the episode's open
+    transaction (the env's, from ``episode.restart_books``); without it, a new connection in autocommit mode.
+    ``records`` is the template's snapshot when the caller holds it (the bundle does): looking it up by the
+    template's bytes can cost a comparison of the whole template. ``actor`` is ``actor_id``'s row as an earlier
+    episode on the same template read it (``act_as``), which a reset need not read again."""
+    conn = fresh_books(template, None) if books is None else books
     episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template) if records is None else records))
-    episode.act_as(actor_id)
+    episode.acting(actor_id, actor)
+    if books is not None:
+        episode.base = template
     return episode
 
 

@@ -16,6 +16,7 @@ from ...core.tool_env import PolicyFactory
 from ..book_changes import BookDelta
 from ..connections import open_books, take_spare
 from ..env_base import InvoiceToolEnv
+from ..episode import restart_books
 from ..tasks import TIERS
 from .bundle import Bundle, load_bundle
 from .db import CANONICAL_SEED
@@ -110,8 +111,10 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
 
     def _start_episode(self, task_id: str) -> tuple[V1Episode, str, dict[str, Any]]:
         task = self.bundle.tasks[task_id]
-        previous = self._ctx.conn if self._ctx is not None else take_spare()
-        episode = open_episode(self.bundle.template, task.actor, task_id, reuse=previous)
+        books = restart_books(self.bundle.template, self._ctx, take_spare() if self._ctx is None else None)
+        episode = open_episode(self.bundle.template, task.actor, task_id, books, self._actors.get(task.actor))
+        if task.actor not in self._actors:
+            self._actors[task.actor] = dict(episode.actor)
         return episode, task.work_order, {"tier": task.tier}
 
     def _load_episode(self, state: dict[str, Any]) -> V1Episode:

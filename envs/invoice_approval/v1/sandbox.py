@@ -25,11 +25,19 @@ TOOLBOX = ToolBox(TOOLS, atomic)
 
 
 def open_episode(
-    template: bytes, actor_id: str, task_id: str = "", reuse: sqlite3.Connection | None = None
+    template: bytes,
+    actor_id: str,
+    task_id: str = "",
+    books: sqlite3.Connection | None = None,
+    actor: dict[str, Any] | None = None,
 ) -> V1Episode:
-    """A fresh private copy of the books acting as ``actor_id`` (``reuse``: a connection to overwrite)."""
-    episode = V1Episode(fresh_books(template, reuse), {}, task_id)
-    episode.act_as(actor_id)
+    """A fresh private copy of the books acting as ``actor_id`` (``books``: a connection already holding a
+    fresh copy under the episode's open transaction, the env's from ``restart_books``, else a new one;
+    ``actor``: the approver's row as an earlier episode on the same template read it)."""
+    episode = V1Episode(fresh_books(template, None) if books is None else books, {}, task_id)
+    episode.acting(actor_id, actor)
+    if books is not None:
+        episode.base = template
     return episode
 
 

@@ -99,9 +99,8 @@ def test_a_change_planted_outside_the_tools_is_caught(env: Any, planted: str) ->
     inner = env.unwrapped
     assert compare(*inner._graded_states(inner.episode)).reward == 1.0
     conn = inner.episode.conn
-    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.execute("PRAGMA defer_foreign_keys=ON")  # inside the episode's transaction; foreign_keys=OFF would be a no-op
     conn.execute(planted)
-    conn.execute("PRAGMA foreign_keys=ON")
     assert conn.total_changes > 0
     grade = compare(*inner._graded_states(inner.episode))
     assert grade.reward == 0.0

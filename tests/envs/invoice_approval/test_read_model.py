@@ -9,7 +9,7 @@ import gymnasium as gym
 import pytest
 
 from officegym.envs.invoice_approval.db import connect_bytes, shipped_seed_bytes
-from officegym.envs.invoice_approval.read_model import CHANGE_LOG, stale_records
+from officegym.envs.invoice_approval.read_model import CHANGE_LOG, INVOICE, stale_records
 from officegym.envs.invoice_approval.sandbox import TOOLBOX, atomic
 
 from ...conftest import episode_conn
@@ -67,13 +67,17 @@ def test_a_tool_call_that_fails_half_way_logs_nothing(batch_env: Any) -> None:
     assert stale_records(_view(batch_env)) == []
 
 
-def test_inside_a_transaction_reads_come_from_the_books_and_a_rollback_is_not_remembered(batch_env: Any) -> None:
+def test_inside_a_tool_savepoint_reads_come_from_the_books_and_a_rollback_is_not_remembered(batch_env: Any) -> None:
+    """A write tool may read what it just wrote; the view must show it without remembering it, because the
+    tool can still fail and roll it back. (The episode's own transaction stays open all episode: only a tool's
+    savepoint counts here.)"""
     conn = episode_conn(batch_env)
-    conn.execute("SAVEPOINT probe")
-    conn.execute("UPDATE invoices SET status = 'approved' WHERE invoice_id = ?", (RECEIVED,))
-    assert _get(batch_env, "get_invoice", invoice_id=RECEIVED)["status"] == "approved"
-    conn.execute("ROLLBACK TO probe")
-    conn.execute("RELEASE probe")
+    ctx = batch_env.unwrapped.episode
+    assert conn.in_transaction  # the episode's transaction, which the next reset rolls back
+    with pytest.raises(RuntimeError), atomic(ctx, TOOLBOX.tools["approve_invoice"]):
+        conn.execute("UPDATE invoices SET status = 'approved' WHERE invoice_id = ?", (RECEIVED,))
+        assert json.loads(ctx.records.get(INVOICE, RECEIVED))["status"] == "approved"
+        raise RuntimeError("the tool fails after reading its own write")
     assert _get(batch_env, "get_invoice", invoice_id=RECEIVED)["status"] == "received"
     assert stale_records(_view(batch_env)) == []
 
