@@ -96,6 +96,7 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
     DEMO: ClassVar[Demo] = Demo("batch-3", ("solver", "oracle", "random"))
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
     TASK_EXAMPLES: ClassVar[str] = "'single-1', 'batch-3', 'long-2', 'hard-10'"
+    BOOKS_SCHEMA: ClassVar[str] = "invoice_approval-v0"
     load_company = staticmethod(load_bundle)
 
     def __init__(
@@ -118,7 +119,9 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
 
     def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
         task = self.bundle.tasks[task_id]
-        books = restart_books(self.bundle.template, self._ctx, take_spare() if self._ctx is None else None)
+        books = restart_books(
+            self.bundle.template, self._ctx, take_spare(self.BOOKS_SCHEMA) if self._ctx is None else None
+        )
         episode = open_episode(
             self.bundle.template, task.actor, task_id, books, self.bundle.records, self._actors.get(task.actor)
         )
@@ -130,7 +133,7 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
         """The books from their bytes in a new connection; records served from the company's shared snapshot
         plus whatever the episode's change log names (never a snapshot of the copy: that would cost a full
         read of the books and grow the per-company cache with every fork)."""
-        conn = open_books(state["books"])
+        conn = open_books(state["books"], self.BOOKS_SCHEMA)
         view = RecordView(conn, self.bundle.records).fork(conn)
         return InvoiceEpisode(conn, dict(state["actor"]), state["task_id"], view)
 

@@ -66,6 +66,7 @@ class InvoiceToolEnv(ToolEnv[E]):
         """The version's ``grading.failure_report``."""
 
     TASK_EXAMPLES: ClassVar[str]  # task ids an error message shows as examples
+    BOOKS_SCHEMA: ClassVar[str]  # the version's database schema: spare connections are kept per schema
     load_company: Callable[..., Any]  # the version's load_bundle(company_seed, tasks_path, company_scale)
 
     def _open_company(
@@ -139,5 +140,5 @@ class InvoiceToolEnv(ToolEnv[E]):
 
     def close(self) -> None:
         if self._ctx is not None:
-            give_back(self._ctx.conn)
+            give_back(self._ctx.conn, self.BOOKS_SCHEMA)
         super().close()

@@ -89,6 +89,7 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
     DEMO: ClassVar[Demo] = Demo("batch-1", ("solver_v1", "oracle", "random"))
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = ID_PATTERNS
     TASK_EXAMPLES: ClassVar[str] = "'single-1', 'batch-3', 'long-2'"
+    BOOKS_SCHEMA: ClassVar[str] = "invoice_approval-v1"
     load_company = staticmethod(load_bundle)
 
     def __init__(
@@ -111,14 +112,16 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
 
     def _start_episode(self, task_id: str) -> tuple[V1Episode, str, dict[str, Any]]:
         task = self.bundle.tasks[task_id]
-        books = restart_books(self.bundle.template, self._ctx, take_spare() if self._ctx is None else None)
+        books = restart_books(
+            self.bundle.template, self._ctx, take_spare(self.BOOKS_SCHEMA) if self._ctx is None else None
+        )
         episode = open_episode(self.bundle.template, task.actor, task_id, books, self._actors.get(task.actor))
         if task.actor not in self._actors:
             self._actors[task.actor] = dict(episode.actor)
         return episode, task.work_order, {"tier": task.tier}
 
     def _load_episode(self, state: dict[str, Any]) -> V1Episode:
-        return V1Episode(open_books(state["books"]), dict(state["actor"]), state["task_id"])
+        return V1Episode(open_books(state["books"], self.BOOKS_SCHEMA), dict(state["actor"]), state["task_id"])
 
     def _book_delta(self, conn: sqlite3.Connection) -> BookDelta:
         return book_delta(conn)
