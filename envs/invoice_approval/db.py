@@ -17,6 +17,7 @@ from functools import cache
 from ..core.assets import asset_path, read_text
 from .book_changes import add_ledger_log
 from .read_model import add_change_log
+from .status_counts import add_status_counts
 
 CANONICAL_SEED = 42
 """The company shipped in ``assets/invoice_approval``; any other seed is generated on first use."""
@@ -93,8 +94,9 @@ def connect_bytes(blob: bytes) -> sqlite3.Connection:
 
 def episode_template(seed_bytes: bytes) -> bytes:
     """The seed without hidden columns, plus the change logs behind the record view (``read_model.py``) and
-    the grader (``book_changes.py``), vacuumed, serialized: what every episode starts from."""
-    return stripped_template(seed_bytes, HIDDEN_COLUMNS, add_change_log, add_ledger_log)
+    the grader (``book_changes.py``) and the kept counts behind ``list_invoices`` (``status_counts.py``),
+    vacuumed, serialized: what every episode starts from."""
+    return stripped_template(seed_bytes, HIDDEN_COLUMNS, add_change_log, add_ledger_log, add_status_counts)
 
 
 def stripped_template(

@@ -8,7 +8,8 @@ books with the episode template (the books at reset):
 - decisions only ever leave ``received``: an invoice whose state changed was ``received`` at reset;
 - invoices the episode did not write are unchanged;
 - the audit log holds exactly one row per successful write, naming the written invoice;
-- the records that the ``get_*`` tools serve from memory equal the books (``read_model.py``).
+- the records that the ``get_*`` tools serve from memory equal the books (``read_model.py``);
+- the invoice counts per status that ``list_invoices`` reports equal the books (``status_counts.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections import Counter
 from .db import connect_bytes
 from .episode import InvoiceEpisode
 from .read_model import stale_records
+from .status_counts import status_count_problems
 
 _INVOICE_STATE = "SELECT invoice_id, status, reason_code, assigned_to, po_number, net_cents FROM invoices"
 
@@ -39,6 +41,7 @@ def check_invariants(episode: InvoiceEpisode, template: bytes) -> list[str]:
     problems += _po_problems(conn, po_before, before, after, written)
     problems += _audit_problems(conn, written)
     problems += stale_records(episode.records)
+    problems += status_count_problems(conn)
     return problems
 
 

@@ -14,6 +14,7 @@ from ..core import MaxLen, Range, Tool, ToolError, tool
 from .episode import InvoiceEpisode, to_json
 from .ledger import ledger_lines
 from .read_model import INVOICE, PURCHASE_ORDER, SUPPLIER
+from .status_counts import status_count
 from .tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
 
 Status = Literal["received", "approved", "rejected", "on_hold", "escalated"]
@@ -46,7 +47,10 @@ def list_invoices(
         ctx.require("SELECT 1 FROM suppliers WHERE supplier_id = ?", (supplier_id,), f"supplier '{supplier_id}'")
         where += " AND supplier_id = ?"
         params.append(supplier_id)
-    total = ctx.conn.execute(f"SELECT COUNT(*) FROM invoices WHERE {where}", params).fetchone()[0]
+    if supplier_id:
+        total = ctx.conn.execute(f"SELECT COUNT(*) FROM invoices WHERE {where}", params).fetchone()[0]
+    else:
+        total = status_count(ctx.conn, str(status))  # kept by triggers: counting grows with the company
     rows = ctx.json_rows(
         _SUMMARY, f"FROM invoices WHERE {where} ORDER BY received_date, invoice_id LIMIT ?", (*params, limit)
     )
