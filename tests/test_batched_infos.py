@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from officegym import info_fold
 from officegym.batched_infos import batch_infos
 from officegym.batched_vector import _VectorInfos
 
@@ -131,3 +132,40 @@ def test_a_step_where_an_episode_ended_gives_what_the_fold_gives(step: list[dict
     items: list[tuple[int, dict[str, Any]]] = list(enumerate(step))
     items.insert(2, (2, {"final_obs": "last words", "final_info": dict(step[2], grade={"reward": 1.0})}))
     _assert_identical(batch_infos(items, NUM_ENVS, _fold), _fold(items))
+
+
+def _fast_fold_or_error(items: Any) -> tuple[str, Any]:
+    try:
+        return "ok", info_fold.fold(items, NUM_ENVS)
+    except Exception as error:
+        return "error", type(error)
+
+
+@settings(max_examples=800, deadline=None)
+@given(calls)
+def test_the_fast_fold_gives_what_gymnasiums_fold_gives(items: list[tuple[int, dict[str, Any]]]) -> None:
+    """Mixed kinds, repeated envs, nested dicts, numpy values, objects, keys that change kind between envs:
+    the same result, or the same error."""
+    want, got = _fold_or_error(items), _fast_fold_or_error(items)
+    assert got[0] == want[0], (got, want)
+    if want[0] == "ok":
+        _assert_identical(got[1], want[1])
+
+
+def test_the_fast_fold_on_a_finished_episode_and_a_key_that_changes_kind() -> None:
+    """The cases the fold exists for: a ``final_info`` with a nested grade beside an opening's infos, and the
+    same key holding a number in one env and a dict in another (Gymnasium's answer, error or not, is the rule)."""
+    finished: list[tuple[int, dict[str, Any]]] = [
+        (0, {"turn": 3, "is_error": False}),
+        (1, {"final_obs": "bye", "final_info": {"turn": 5, "grade": {"reward": 1.0, "tool_calls": {"a": 1}}}}),
+        (1, {"system_prompt": "p", "tools": [{"name": "t"}], "task_id": "x"}),
+        (2, {"turn": 4, "is_error": True}),
+    ]
+    _assert_identical(info_fold.fold(finished, NUM_ENVS), _fold(finished))
+    for changing in ([(0, {"k": 1}), (1, {"k": {"a": 2}})], [(0, {"k": {"a": 2}}), (1, {"k": 1})]):
+        got, want = _fast_fold_or_error(changing), _fold_or_error(changing)
+        assert got[0] == want[0]
+        if want[0] == "ok":
+            _assert_identical(got[1], want[1])
+        else:
+            assert got[1] is want[1]
