@@ -15,16 +15,16 @@ from ..core.demo import Demo
 from ..core.tool_env import PolicyFactory
 from .book_changes import BookDelta, book_delta
 from .bundle import Bundle, load_bundle
-from .connections import open_books, take_spare
+from .connections import open_books
 from .db import CANONICAL_SEED
 from .entities import ID_PATTERNS
 from .env_base import InvoiceToolEnv
-from .episode import InvoiceEpisode, restart_books
+from .episode import InvoiceEpisode
 from .grading import BookState, failure_report
 from .progress import invoice_potential
 from .read_model import RecordView
 from .sandbox import open_episode
-from .tasks import TIERS
+from .tasks import TIERS, Task
 from .tools import TOOLS
 
 DEFAULT_MAX_TURNS = 200
@@ -117,17 +117,8 @@ class InvoiceApprovalEnv(InvoiceToolEnv[InvoiceEpisode]):
     def system_prompt(self) -> str:
         return policy_text()
 
-    def _start_episode(self, task_id: str) -> tuple[InvoiceEpisode, str, dict[str, Any]]:
-        task = self.bundle.tasks[task_id]
-        books = restart_books(
-            self.bundle.template, self._ctx, take_spare(self.BOOKS_SCHEMA) if self._ctx is None else None
-        )
-        episode = open_episode(
-            self.bundle.template, task.actor, task_id, books, self.bundle.records, self._actors.get(task.actor)
-        )
-        if task.actor not in self._actors:
-            self._actors[task.actor] = dict(episode.actor)
-        return episode, task.work_order, {"tier": task.tier}
+    def _open_episode(self, task: Task, books: sqlite3.Connection, actor: dict[str, Any] | None) -> InvoiceEpisode:
+        return open_episode(self.bundle.template, task.actor, task.id, books, self.bundle.records, actor)
 
     def _load_episode(self, state: dict[str, Any]) -> InvoiceEpisode:
         """The books from their bytes in a new connection; records served from the company's shared snapshot

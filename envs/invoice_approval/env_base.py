@@ -16,10 +16,10 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..core import Action, Grade, Tool, ToolEnv
 from .book_changes import BookDelta, graded_states
-from .connections import give_back
+from .connections import give_back, take_spare
 from .db import CANONICAL_SEED
 from .env_arguments import check_arguments, select_tasks
-from .episode import Books, committed_bytes, savepoint
+from .episode import Books, committed_bytes, restart_books, savepoint
 from .grading import GradedBooks, compare
 from .progress import InvoiceProgress
 from .tasks import Task
@@ -38,6 +38,9 @@ class Company(Protocol):
     @property
     def template_state(self) -> Any: ...
 
+    @property
+    def template(self) -> bytes: ...
+
     def gold_delta(self, task_id: str) -> BookDelta: ...
 
 
@@ -47,6 +50,23 @@ class InvoiceToolEnv(ToolEnv[E]):
     bundle: Company
     _selected: list[str]
     _progress: InvoiceProgress | None = None  # built on the first progress() of an episode
+
+    @abstractmethod
+    def _open_episode(self, task: Task, books: sqlite3.Connection, actor: dict[str, Any] | None) -> E:
+        """The version's episode on ``books`` (already the template, under the episode's transaction), acting
+        as ``task.actor`` (``actor``: that approver's row as an earlier episode read it, or None)."""
+
+    def _start_episode(self, task_id: str) -> tuple[E, str, dict[str, Any]]:
+        """The books back to the template (``restart_books``: a rollback of the last episode where it can), the
+        acting approver's row read once per env, and the task's work order."""
+        task = self.bundle.tasks[task_id]
+        spare = take_spare(self.BOOKS_SCHEMA) if self._ctx is None else None
+        episode = self._open_episode(
+            task, restart_books(self.bundle.template, self._ctx, spare), self._actors.get(task.actor)
+        )
+        if task.actor not in self._actors:
+            self._actors[task.actor] = dict(episode.actor)
+        return episode, task.work_order, {"tier": task.tier}
 
     @abstractmethod
     def _book_delta(self, conn: sqlite3.Connection) -> BookDelta:

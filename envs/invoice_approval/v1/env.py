@@ -14,10 +14,9 @@ from ...core.catalogue import Catalogue
 from ...core.demo import Demo
 from ...core.tool_env import PolicyFactory
 from ..book_changes import BookDelta
-from ..connections import open_books, take_spare
+from ..connections import open_books
 from ..env_base import InvoiceToolEnv
-from ..episode import restart_books
-from ..tasks import TIERS
+from ..tasks import TIERS, Task
 from .bundle import Bundle, load_bundle
 from .db import CANONICAL_SEED
 from .episode import V1Episode
@@ -110,15 +109,8 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
     def system_prompt(self) -> str:
         return policy_text()
 
-    def _start_episode(self, task_id: str) -> tuple[V1Episode, str, dict[str, Any]]:
-        task = self.bundle.tasks[task_id]
-        books = restart_books(
-            self.bundle.template, self._ctx, take_spare(self.BOOKS_SCHEMA) if self._ctx is None else None
-        )
-        episode = open_episode(self.bundle.template, task.actor, task_id, books, self._actors.get(task.actor))
-        if task.actor not in self._actors:
-            self._actors[task.actor] = dict(episode.actor)
-        return episode, task.work_order, {"tier": task.tier}
+    def _open_episode(self, task: Task, books: sqlite3.Connection, actor: dict[str, Any] | None) -> V1Episode:
+        return open_episode(self.bundle.template, task.actor, task.id, books, actor)
 
     def _load_episode(self, state: dict[str, Any]) -> V1Episode:
         return V1Episode(open_books(state["books"], self.BOOKS_SCHEMA), dict(state["actor"]), state["task_id"])
