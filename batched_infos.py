@@ -1,13 +1,14 @@
-"""A worker's slice of vector infos for a steady-state step, built in one pass instead of one ``_add_info`` per env.
+"""Vector infos for a steady-state step, built in one pass instead of one ``_add_info`` per env.
 
 Gymnasium's ``VectorEnv._add_info`` folds one env's info into the vector info at a time, and for every key of
 every env it looks up arrays and masks and assigns single elements. In the steady state of a step every env
 reports the same few flat keys (turn counter, error flag), and there ``batch_infos`` writes each key with one
 numpy assignment: 30 µs instead of 42 µs for 32 envs' infos. Steps where an episode ended carry nested
-``final_info`` and an opening's ``system_prompt``/``tools`` for a few envs; those are left to the fold itself,
-which is faster on keys that few envs have (measured on gold-path episodes). Either way the result is exactly
-the fold's: the same keys in the same order, the same masks, arrays of the same dtypes (the type of the first
-value, as ``_add_info`` chooses it) holding the same values; ``tests/test_batched_infos.py`` checks it.
+``final_info`` and an opening's ``system_prompt``/``tools`` for a few envs; those are left to the fold
+(``info_fold.fold``), which is faster on keys that few envs have (measured on gold-path episodes). Either way
+the result is exactly Gymnasium's: the same keys in the same order, the same masks, arrays of the same dtypes
+(the type of the first value, as ``_add_info`` chooses it) holding the same values; ``tests/test_batched_infos.py``
+checks it.
 """
 
 from __future__ import annotations
@@ -17,17 +18,25 @@ from typing import Any
 
 import numpy as np
 
+from . import info_fold
+from .info_fold import PLAIN, empty_column
+
 Calls = Sequence[tuple[int, dict[str, Any]]]
-_PLAIN = (int, float, bool)
 
 
 class _Mixed(Exception):
     """A key holds a dict in one env's info and something else in another's."""
 
 
+def vector_info(calls: Calls, num_envs: int) -> dict[str, Any]:
+    """The vector info of one step as ``SyncVectorEnv`` builds it (same keys, dtypes, masks and ``final_obs``
+    handling) from the envs' own infos in env order: in one pass for a steady step, else ``info_fold.fold``."""
+    return batch_infos(calls, num_envs, lambda rest: info_fold.fold(rest, num_envs))
+
+
 def batch_infos(calls: Calls, num_envs: int, fold: Callable[[Calls], dict[str, Any]]) -> dict[str, Any]:
-    """The vector info of ``calls`` (see the module docstring); ``fold`` is Gymnasium's own fold, used only
-    for infos whose keys change kind between envs."""
+    """The vector info of ``calls`` (see the module docstring); ``fold`` folds one env at a time, for steps
+    that are not steady and for infos whose keys change kind between envs."""
     if not _uniform(calls):
         return fold(calls)
     try:
@@ -72,22 +81,13 @@ def _column(key: str, entries: list[tuple[int, Any]], indices: list[int], num_en
         return _batch(entries, num_envs)
     if any(dicts):
         raise _Mixed(key)
-    array = _empty_like_fold(values[0], num_envs)
+    array = empty_column(values[0], num_envs)
     first_type = type(values[0])
-    plain = first_type in _PLAIN and all(type(value) is first_type for value in values)
+    plain = first_type in PLAIN and all(type(value) is first_type for value in values)
     if plain and len(set(indices)) == len(indices):  # numpy leaves repeated indices' order open
         array[indices] = values
         return array
     return _elementwise(array, entries)
-
-
-def _empty_like_fold(first: Any, num_envs: int) -> np.ndarray:
-    """The array ``_add_info`` creates for a key from the first value it sees."""
-    if type(first) in _PLAIN or issubclass(type(first), np.number):
-        return np.zeros(num_envs, dtype=type(first))
-    if isinstance(first, np.ndarray):
-        return np.zeros((num_envs, *first.shape), dtype=first.dtype)
-    return np.full(num_envs, fill_value=None, dtype=object)
 
 
 def _elementwise(array: np.ndarray, entries: list[tuple[int, Any]]) -> np.ndarray:

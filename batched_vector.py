@@ -46,8 +46,7 @@ from gymnasium.error import ClosedEnvironmentError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, iterate
 
-from . import info_fold
-from .batched_infos import Calls, batch_infos
+from .batched_infos import vector_info
 
 CONTEXTS = ("spawn", "forkserver")
 CLOSE_TIMEOUT_S = 5.0
@@ -63,30 +62,6 @@ def default_envs_per_worker(num_envs: int) -> int:
 def worker_slices(num_envs: int, envs_per_worker: int) -> list[range]:
     """The env indices of each worker: consecutive blocks of ``envs_per_worker``, the last one possibly shorter."""
     return [range(start, min(start + envs_per_worker, num_envs)) for start in range(0, num_envs, envs_per_worker)]
-
-
-class _VectorInfos(VectorEnv[Any, Any, Any]):
-    """The vector info of one step as ``SyncVectorEnv`` builds it (same keys, dtypes, masks and ``final_obs``
-    handling) from the envs' own infos in env order: ``batch_infos`` in one pass, or Gymnasium's own
-    ``_add_info`` fold where that is the definition."""
-
-    def __init__(self, num_envs: int) -> None:
-        self.num_envs = num_envs
-        self.closed = True  # nothing to close; keeps VectorEnv.__del__ quiet
-
-    def fold(self, calls: Calls) -> dict[str, Any]:
-        """Gymnasium's own fold, one env at a time: the definition (``info_fold.fold`` makes the same decisions
-        faster, and the tests hold it to this)."""
-        infos: dict[str, Any] = {}
-        for index, info in calls:
-            infos = self._add_info(infos, info, index)
-        return infos
-
-    def batch(self, calls: Calls) -> dict[str, Any]:
-        return batch_infos(calls, self.num_envs, self._fast_fold)
-
-    def _fast_fold(self, calls: Calls) -> dict[str, Any]:
-        return info_fold.fold(calls, self.num_envs)
 
 
 class _Host:
@@ -251,7 +226,6 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
             self._local = self._host_here(spec, env_kwargs)
             spaces.insert(0, self._local.spaces())
         self._adopt_spaces(spaces)
-        self._infos = _VectorInfos(num_envs)
 
     def _host_here(self, spec: EnvSpec, env_kwargs: dict[str, Any]) -> _Host:
         """The first slice's envs, in this process: while the workers step theirs, this process steps its own
@@ -398,7 +372,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
             for indices, slice_infos in zip(self.slices, slice_calls, strict=True)
             for index, info in slice_infos
         ]
-        return self._infos.batch(calls)
+        return vector_info(calls, self.num_envs)
 
     def _batch_obs(self, obs: list[Any]) -> Any:
         self._observations = concatenate(self.single_observation_space, obs, self._observations)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-_PLAIN = (int, float, bool)
+PLAIN = (int, float, bool)  # the types Gymnasium gives an array of their own dtype
 
 
 def fold(calls: Sequence[tuple[int, dict[str, Any]]], num_envs: int) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def _add(infos: dict[str, Any], info: dict[str, Any], index: int, num_envs: int)
         elif isinstance(value, dict):
             array = _add(infos.get(key, {}), value, index, num_envs)
         else:
-            array = infos[key] if key in infos else _empty(value, num_envs)
+            array = infos[key] if key in infos else empty_column(value, num_envs)
             array[index] = value
         mask_key = f"_{key}"
         mask = infos.get(mask_key)
@@ -48,10 +48,10 @@ def _add(infos: dict[str, Any], info: dict[str, Any], index: int, num_envs: int)
     return infos
 
 
-def _empty(value: Any, num_envs: int) -> np.ndarray:
-    """The array Gymnasium makes for a key from the first value it sees."""
+def empty_column(value: Any, num_envs: int) -> np.ndarray:
+    """The array Gymnasium makes for a key from the first value it sees (the one-pass path uses it too)."""
     kind = type(value)
-    if kind in _PLAIN or issubclass(kind, np.number):
+    if kind in PLAIN or issubclass(kind, np.number):
         return np.zeros(num_envs, dtype=kind)
     if isinstance(value, np.ndarray):
         return np.zeros((num_envs, *value.shape), dtype=value.dtype)

@@ -29,6 +29,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from officegym.batched_infos import vector_info
+
 from .throughput import ENV_KWARGS, TASK, open_vector, steps_per_s
 
 RESULTS = Path(__file__).parent / "results"
@@ -103,20 +105,19 @@ class OneHost:
     the vector info from their infos), with no second process: what a host costs per env-step."""
 
     def __init__(self, env_id: str, num_envs: int) -> None:
-        from officegym.batched_vector import _Host, _VectorInfos
+        from officegym.batched_vector import _Host
 
         self.num_envs = num_envs
         self.host = _Host(gym.spec(env_id), {}, num_envs)
-        self.infos = _VectorInfos(num_envs)
 
     def reset(self, seed: int) -> tuple[list[Any], dict[str, Any]]:
         obs, calls = self.host.reset([seed + i for i in range(self.num_envs)], None, None)
-        return obs, self.infos.batch(calls)
+        return obs, vector_info(calls, self.num_envs)
 
     def step(self, actions: Any) -> tuple[Any, ...]:
         obs, rewards, terminated, truncated, calls = self.host.step(list(actions))
         ended = (np.array(terminated, dtype=np.bool_), np.array(truncated, dtype=np.bool_))
-        return obs, np.array(rewards), *ended, self.infos.batch(calls)
+        return obs, np.array(rewards), *ended, vector_info(calls, self.num_envs)
 
     def close(self) -> None:
         self.host.close()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium.vector import VectorEnv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from officegym import info_fold
-from officegym.batched_infos import batch_infos
-from officegym.batched_vector import _VectorInfos
+from officegym.batched_infos import batch_infos, vector_info
 
 NUM_ENVS = 6
 KEYS = ("turn", "is_error", "reward", "grade", "final_obs", "final_info", "note", "vec")
@@ -36,8 +36,20 @@ uniform = st.lists(
 )
 
 
+class _Gymnasium(VectorEnv[Any, Any, Any]):
+    """Gymnasium's own ``_add_info``, the definition every faster path is held to."""
+
+    def __init__(self) -> None:
+        self.num_envs = NUM_ENVS
+        self.closed = True  # nothing to close; keeps VectorEnv.__del__ quiet
+
+
 def _fold(items: Any) -> dict[str, Any]:
-    return _VectorInfos(NUM_ENVS).fold(items)
+    """Gymnasium's fold, one env at a time."""
+    infos: dict[str, Any] = {}
+    for index, info in items:
+        infos = _Gymnasium()._add_info(infos, info, index)
+    return infos
 
 
 def _assert_identical(got: Any, want: Any) -> None:
@@ -169,3 +181,15 @@ def test_the_fast_fold_on_a_finished_episode_and_a_key_that_changes_kind() -> No
             _assert_identical(got[1], want[1])
         else:
             assert got[1] is want[1]
+
+
+def test_the_vector_info_of_a_finished_episode_step_is_gymnasiums() -> None:
+    """What the batched mode returns for a step where an episode ended (the fold) and for a steady step."""
+    finished: list[tuple[int, dict[str, Any]]] = [
+        (0, {"turn": 3, "is_error": False}),
+        (1, {"final_obs": "bye", "final_info": {"turn": 5, "grade": {"reward": 1.0}}}),
+        (1, {"system_prompt": "p", "task_id": "x"}),
+    ]
+    steady: list[tuple[int, dict[str, Any]]] = [(i, {"turn": i, "is_error": i % 2 == 0}) for i in range(NUM_ENVS)]
+    for items in (finished, steady):
+        _assert_identical(vector_info(items, NUM_ENVS), _fold(items))

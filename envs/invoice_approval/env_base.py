@@ -64,6 +64,7 @@ class InvoiceToolEnv(ToolEnv[E]):
         episode = self._open_episode(
             task, restart_books(self.bundle.template, self._ctx, spare), self._actors.get(task.actor)
         )
+        episode.base = self.bundle.template  # its books are the template under this episode's transaction
         if task.actor not in self._actors:
             self._actors[task.actor] = dict(episode.actor)
         return episode, task.work_order, {"tier": task.tier}

@@ -44,8 +44,6 @@ def open_episode(
     conn = fresh_books(template, None) if books is None else books
     episode = InvoiceEpisode(conn, {}, task_id, RecordView(conn, snapshot(template) if records is None else records))
     episode.acting(actor_id, actor)
-    if books is not None:
-        episode.base = template
     return episode
 
 

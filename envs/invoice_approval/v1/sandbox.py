@@ -36,8 +36,6 @@ def open_episode(
     ``actor``: the approver's row as an earlier episode on the same template read it)."""
     episode = V1Episode(fresh_books(template, None) if books is None else books, {}, task_id)
     episode.acting(actor_id, actor)
-    if books is not None:
-        episode.base = template
     return episode
 
 
