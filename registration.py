@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from .envs.core.tool_env import ToolEnv
 
 ENV_IDS = {
-    "officegym/InvoiceApproval-v0": "officegym.envs.invoice_approval.env:InvoiceApprovalEnv",
+    "officegym/InvoiceApproval-v0": "officegym.envs.invoice_approval.v0.env:InvoiceApprovalEnv",
     "officegym/InvoiceApproval-v1": "officegym.envs.invoice_approval.v1.env:InvoiceApprovalV1Env",
-    "officegym/VendorReview-v0": "officegym.envs.vendor_review.env:VendorReviewEnv",
+    "officegym/VendorReview-v0": "officegym.envs.vendor_review.v0.env:VendorReviewEnv",
     "officegym/VendorReview-v1": "officegym.envs.vendor_review.v1.env:VendorReviewV1Env",
 }
 

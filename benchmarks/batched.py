@@ -29,7 +29,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from officegym.batched_infos import vector_info
+from officegym.vector.batched_infos import vector_info
 
 from .throughput import ENV_KWARGS, TASK, open_vector, steps_per_s
 
@@ -105,7 +105,7 @@ class OneHost:
     the vector info from their infos), with no second process: what a host costs per env-step."""
 
     def __init__(self, env_id: str, num_envs: int) -> None:
-        from officegym.batched_vector import _Host
+        from officegym.vector.batched import _Host
 
         self.num_envs = num_envs
         self.host = _Host(gym.spec(env_id), {}, num_envs)

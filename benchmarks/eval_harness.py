@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from officegym.cli import main as officegym
-from officegym.envs.invoice_approval.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
 
 ENV_ID = "officegym/InvoiceApproval-v0"
 RESULTS = Path(__file__).parent / "results"

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from officegym.envs.invoice_approval.bundle import load_bundle
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
-from officegym.envs.invoice_approval.sandbox import open_episode
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.v0.sandbox import open_episode
 
 from .timing import sample_us, summary
 

@@ -24,7 +24,7 @@ TASKS = {
 
 
 def workload(rounds: int) -> list[EpisodeSpec]:
-    from officegym.envs.vendor_review.tasks import scenarios
+    from officegym.envs.vendor_review.v0.tasks import scenarios
 
     tasks = {**TASKS, "officegym/VendorReview-v0": sorted(scenarios())}
     return [

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from officegym.envs.invoice_approval.authoring.world import generate_world
-from officegym.envs.invoice_approval.bundle import load_bundle
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.v0.authoring.world import generate_world
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
 
 from .invoice_latency import gold_replay_s, grading_us
 from .throughput import rss_mb

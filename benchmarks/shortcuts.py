@@ -41,22 +41,15 @@ from rich.table import Table
 
 import officegym  # noqa: F401  (registers the env ids)
 from officegym.envs.core.actions import Action
-from officegym.envs.invoice_approval.baselines import StepsFactory, StepsPolicy, work_order_scope
-from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
-from officegym.envs.invoice_approval.db import CANONICAL_SEED
-from officegym.envs.invoice_approval.entities import ID_PATTERNS as INVOICE_ID_PATTERNS
-from officegym.envs.invoice_approval.money import required_rate, vat_cents
-from officegym.envs.invoice_approval.rules import (
-    KLEINBETRAG_LIMIT_CENTS,
-    Ruling,
-    Steps,
-    escalation_target,
-    read_books,
-    read_json,
-    solver_steps,
-    vat_ok,
-)
-from officegym.envs.invoice_approval.tasks import TIERS as INVOICE_TIERS
+from officegym.envs.invoice_approval.shared.baselines import StepsFactory, StepsPolicy
+from officegym.envs.invoice_approval.shared.db import CANONICAL_SEED
+from officegym.envs.invoice_approval.shared.entities import ID_PATTERNS as INVOICE_ID_PATTERNS
+from officegym.envs.invoice_approval.shared.money import required_rate, vat_cents
+from officegym.envs.invoice_approval.shared.rules import KLEINBETRAG_LIMIT_CENTS, Ruling, Steps, escalation_target
+from officegym.envs.invoice_approval.shared.tasks import TIERS as INVOICE_TIERS
+from officegym.envs.invoice_approval.v0.baselines import work_order_scope
+from officegym.envs.invoice_approval.v0.bundle import Bundle, load_bundle
+from officegym.envs.invoice_approval.v0.rules import read_books, read_json, solver_steps, vat_ok
 from officegym.policies.base import Policy
 from officegym.policies.registry import make_policy
 from officegym.policies.rollout import EpisodeResult, run_episode

@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 
 import officegym  # noqa: F401
-from officegym.envs.invoice_approval.invariants import check_invariants
+from officegym.envs.invoice_approval.v0.invariants import check_invariants
 from officegym.envs.invoice_approval.v1.env import InvoiceApprovalV1Env
 from officegym.envs.invoice_approval.v1.invariants import check_invariants as check_v1_invariants
 from officegym.spaces.safe_value import safe_text

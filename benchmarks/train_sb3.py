@@ -48,7 +48,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import officegym  # noqa: F401  (registers the env ids)
-from officegym.envs.invoice_approval.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
 from officegym.wrappers.diagnostics import SUMMARY_KEY, ProgressDiagnostics
 from officegym.wrappers.discrete import DiscreteToolCalls
 from officegym.wrappers.shaping import PotentialShaping

@@ -9,8 +9,8 @@ import gymnasium as gym
 import pytest
 
 import officegym  # noqa: F401  (registers the env ids)
-from officegym.envs.invoice_approval.authoring.world import generate_world
-from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
+from officegym.envs.invoice_approval.v0.authoring.world import generate_world
+from officegym.envs.invoice_approval.v0.bundle import Bundle, load_bundle
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,8 @@ from gymnasium.vector import VectorEnv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from officegym import info_fold
-from officegym.batched_infos import batch_infos, vector_info
+from officegym.vector import info_fold
+from officegym.vector.batched_infos import batch_infos, vector_info
 
 NUM_ENVS = 6
 KEYS = ("turn", "is_error", "reward", "grade", "final_obs", "final_info", "note", "vec")

@@ -15,8 +15,8 @@ import pytest
 from gymnasium.error import ResetNeeded
 
 import officegym
-from officegym.batched_vector import worker_slices
 from officegym.envs.core.arguments import ArgumentError
+from officegym.vector.batched import worker_slices
 
 FINISH = {"name": "finish", "arguments": {}}
 # Short episodes (12 turns at most, easy tasks), so that terminations and truncations both happen in the run.

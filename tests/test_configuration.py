@@ -16,8 +16,8 @@ import gymnasium as gym
 import pytest
 
 import officegym
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
-from officegym.envs.vendor_review.env import VendorReviewEnv
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
+from officegym.envs.vendor_review.v0.env import VendorReviewEnv
 from officegym.wrappers import DiscreteToolCalls, ProgressDiagnostics
 from officegym.wrappers.shaping import PotentialShaping
 

@@ -9,7 +9,7 @@ import gymnasium as gym
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from officegym.envs.invoice_approval.invariants import check_invariants
+from officegym.envs.invoice_approval.v0.invariants import check_invariants
 from officegym.envs.invoice_approval.v1.invariants import check_invariants as check_v1_invariants
 
 from .strategies import INVOICE_READS, INVOICE_WRITES, MALFORMED, V1_INVOICE_CALLS, VENDOR_CALLS

@@ -13,9 +13,9 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.bundle import load_bundle, read_tasks
-from officegym.envs.vendor_review.env import VendorReviewEnv
-from officegym.envs.vendor_review.tasks import scenarios
+from officegym.envs.invoice_approval.v0.bundle import load_bundle, read_tasks
+from officegym.envs.vendor_review.v0.env import VendorReviewEnv
+from officegym.envs.vendor_review.v0.tasks import scenarios
 
 from .conftest import dump, episode_conn
 
@@ -150,8 +150,8 @@ def test_unknown_env_id_from_gymnasium() -> None:
 
 
 def test_a_damaged_or_foreign_seed_database_is_refused_with_the_fix() -> None:
-    from officegym.envs.invoice_approval.bundle import verify_seed_bytes
-    from officegym.envs.invoice_approval.db import shipped_fingerprint, shipped_seed_bytes
+    from officegym.envs.invoice_approval.v0.bundle import verify_seed_bytes
+    from officegym.envs.invoice_approval.v0.db import shipped_fingerprint, shipped_seed_bytes
 
     seed = shipped_seed_bytes()
     verify_seed_bytes(seed, shipped_fingerprint())

@@ -28,7 +28,7 @@ from benchmarks.shortcuts import (
     task_id_lookup,
     vendor_shortcuts,
 )
-from officegym.envs.invoice_approval.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
 
 Results = dict[str, dict[str, Any]]
 

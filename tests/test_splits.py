@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from officegym.envs.core.arguments import ArgumentError
-from officegym.envs.invoice_approval.bundle import load_bundle
-from officegym.envs.invoice_approval.db import CANONICAL_SEED
-from officegym.envs.invoice_approval.splits import TRAIN_SEED_START, memorable, shared_with, train_company_seeds
+from officegym.envs.invoice_approval.shared.db import CANONICAL_SEED
+from officegym.envs.invoice_approval.shared.splits import memorable, shared_with
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.splits import TRAIN_SEED_START, train_company_seeds
 from officegym.splits import task_rows
 
 INVOICE = "officegym/InvoiceApproval-v0"

@@ -1,8 +1,9 @@
 """The one loader of shipped data: every file under ``assets/`` is reached through here.
 
 Assets are found through the installed package (``importlib.resources``), so editable and wheel installs both
-work, and each domain names its files relative to its own folder (``asset_path("vendor_review", "cast.json")``).
-JSON is parsed the same way everywhere, so a domain never grows a loader of its own.
+work, and each domain names its files relative to its own folder
+(``asset_path("invoice_approval", "shared", "names.json")``). JSON is parsed the same way everywhere, so a domain
+never grows a loader of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 
 def asset_path(*parts: str) -> Path:
-    """The filesystem path of a shipped asset, e.g. ``asset_path("invoice_approval", "policy.md")``."""
+    """The filesystem path of a shipped asset, e.g. ``asset_path("invoice_approval", "v0", "policy.md")``."""
     return Path(str(resources.files("officegym").joinpath("assets", *parts)))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from officegym.cli import main
-from officegym.envs.vendor_review.tasks import scenarios
+from officegym.envs.vendor_review.v0.tasks import scenarios
 
 from .helpers import flat, only_file, records
 

@@ -4,7 +4,8 @@
 ``behaviour.json`` beside this file, and ``tests/frozen/test_v0_frozen.py`` compares against that record.
 Parts (per v0 env unless noted):
 
-- ``assets``: the bytes of every shipped v0 asset file (a later version's ``v1/`` folder beside them is not v0's);
+- ``assets``: the bytes of every shipped v0 asset file (``<domain>/v0/`` and ``<domain>/shared/``, under the names
+  they had before the versions became sibling folders);
 - ``gold``: every task's gold path through ``step`` (reset info, each observation, reward, flags and info);
 - ``wrong``: every InvoiceApproval wrong path, and the final books (schema and every row of every company table)
   after each. Until the grader's ledger log was added to the episode template, this was ``iterdump`` of the
@@ -35,7 +36,7 @@ from rich.console import Console
 import officegym
 import officegym.cli
 from officegym.cli import demo
-from officegym.envs.invoice_approval.db import TABLE_KEYS
+from officegym.envs.invoice_approval.v0.db import TABLE_KEYS
 from officegym.policies import RandomPolicy
 from officegym.policies.registry import make_policy
 from officegym.wrappers import ChatWrapper, DiscreteToolCalls, ProgressDiagnostics
@@ -47,6 +48,7 @@ VENDOR = "officegym/VendorReview-v0"
 V0 = (INVOICE, VENDOR)
 FINISH = {"name": "finish", "arguments": {}}
 V0_ASSET_DIRS = ("invoice_approval", "vendor_review")
+V0_ASSET_FOLDERS = ("v0", "shared")
 
 
 def _dump(value: Any) -> bytes:
@@ -102,18 +104,24 @@ def _short(env_id: str, turns: int) -> dict[str, Any]:
 
 
 def part_assets() -> str:
+    """v0's files are ``<domain>/v0/`` and ``<domain>/shared/`` (what its versions share). Each is hashed under
+    the name it had when the record was written, ``<domain>/<path>``, in that name's order, so the record
+    proves that the move into version folders changed neither a byte nor a name within v0."""
     h = Hasher()
     root = Path(officegym.__file__).parent / "assets"
-    for folder in V0_ASSET_DIRS:
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file() and not _later_version(path.relative_to(root / folder)):
-                h.add(str(path.relative_to(root)), path.read_bytes())
+    for name, path in sorted(_v0_assets(root)):
+        h.add(str(name), path.read_bytes())
     return h.hexdigest()
 
 
-def _later_version(relative: Path) -> bool:
-    """Assets of a later version (``v1/``, ...) sit in their domain's folder beside v0's and are not v0's."""
-    return len(relative.parts) > 1 and relative.parts[0][:1] == "v" and relative.parts[0][1:].isdigit()
+def _v0_assets(root: Path) -> Iterator[tuple[Path, Path]]:
+    """(name as recorded, file) of every v0 asset."""
+    for domain in V0_ASSET_DIRS:
+        for folder in V0_ASSET_FOLDERS:
+            base = root / domain / folder
+            for path in base.rglob("*"):
+                if path.is_file():
+                    yield Path(domain) / path.relative_to(base), path
 
 
 def part_gold(env_id: str) -> str:

@@ -11,10 +11,10 @@ from gymnasium.wrappers import RecordEpisodeStatistics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from officegym.envs.invoice_approval.grading import book_state
-from officegym.envs.invoice_approval.progress import PROGRESS_KEYS as INVOICE_KEYS
-from officegym.envs.invoice_approval.progress import book_measures
-from officegym.envs.vendor_review.progress import PROGRESS_KEYS as VENDOR_KEYS
+from officegym.envs.invoice_approval.shared.progress import PROGRESS_KEYS as INVOICE_KEYS
+from officegym.envs.invoice_approval.shared.progress import book_measures
+from officegym.envs.invoice_approval.v0.grading import book_state
+from officegym.envs.vendor_review.shared.progress import PROGRESS_KEYS as VENDOR_KEYS
 from officegym.wrappers.diagnostics import ProgressDiagnostics
 
 from ..conftest import tool_env

@@ -21,9 +21,9 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from officegym.envs.core.catalogue import Internal
-from officegym.envs.invoice_approval.bundle import load_bundle
-from officegym.envs.invoice_approval.catalogue import InvoiceCatalogue
-from officegym.envs.vendor_review.tasks import scenarios
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.catalogue import InvoiceCatalogue
+from officegym.envs.vendor_review.v0.tasks import scenarios
 from officegym.wrappers.diagnostics import ProgressDiagnostics
 from officegym.wrappers.discrete import DiscreteToolCalls
 from officegym.wrappers.features import HashedBagOfWords, bucket, tokens

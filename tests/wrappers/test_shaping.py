@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from officegym.envs.invoice_approval.bundle import load_bundle
-from officegym.envs.invoice_approval.progress import invoice_potential
-from officegym.envs.vendor_review.progress import vendor_potential
+from officegym.envs.invoice_approval.shared.progress import invoice_potential
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
+from officegym.envs.vendor_review.shared.progress import vendor_potential
 from officegym.wrappers.diagnostics import ProgressDiagnostics
 from officegym.wrappers.progress import progress_of
 from officegym.wrappers.shaping import PotentialShaping

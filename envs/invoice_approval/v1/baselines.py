@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...core.tool_env import PolicyFactory
-from ..baselines import StepsPolicy
+from ..shared.baselines import StepsPolicy
 from .rules import solver_steps
 
 

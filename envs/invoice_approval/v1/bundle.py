@@ -12,14 +12,16 @@ from functools import cache
 from pathlib import Path
 
 from ...core.assets import asset_path
-from ..book_changes import BookDelta, GoldDeltas
-from ..bundle import check_companies, read_tasks, verify_seed_bytes
-from ..tasks import Task
+from ..shared.book_changes import BookDelta, GoldDeltas
+from ..shared.bundle import check_companies, read_tasks, verify_seed_bytes
+from ..shared.tasks import Task
 from .db import ASSET_DIR, CANONICAL_SEED, episode_template, fingerprint, shipped_fingerprint, shipped_seed_bytes
 from .grading import BookState, book_state
 from .sandbox import replay
 
 TASKS_FILE = "v1/tasks.jsonl"
+GENERATOR = "officegym.envs.invoice_approval.v1.authoring.generate"
+"""The module that regenerates v1's shipped company and tasks (named in the errors that ask for it)."""
 
 
 @dataclass
@@ -50,8 +52,8 @@ def load_bundle(company_seed: int = CANONICAL_SEED, tasks_path: str | None = Non
 def _load(company_seed: int, tasks_path: str | None, company_scale: int) -> Bundle:
     if company_seed == CANONICAL_SEED and company_scale == 1:
         seed_bytes, print_ = shipped_seed_bytes(), shipped_fingerprint()
-        verify_seed_bytes(seed_bytes, print_, fingerprint, "officegym.envs.invoice_approval.v1.authoring.generate")
-        tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(ASSET_DIR, TASKS_FILE))
+        verify_seed_bytes(seed_bytes, print_, fingerprint, GENERATOR)
+        tasks = read_tasks(Path(tasks_path) if tasks_path else asset_path(ASSET_DIR, TASKS_FILE), GENERATOR)
     else:
         from .authoring.seed_db import build_seed_db
         from .authoring.task_builder import generate_tasks
@@ -61,7 +63,7 @@ def _load(company_seed: int, tasks_path: str | None, company_scale: int) -> Bund
         conn = build_seed_db(world)
         seed_bytes, print_ = conn.serialize(), fingerprint(conn)
         conn.close()
-        tasks = read_tasks(Path(tasks_path)) if tasks_path else generate_tasks(world)
+        tasks = read_tasks(Path(tasks_path), GENERATOR) if tasks_path else generate_tasks(world)
     check_companies(tasks, print_, company_seed, company_scale)
     return Bundle(
         company_seed, seed_bytes, episode_template(seed_bytes), print_, {t.id: t for t in tasks}, company_scale

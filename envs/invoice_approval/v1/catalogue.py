@@ -49,14 +49,14 @@ from numpy.typing import NDArray
 
 from ...core.actions import FINISH, FINISH_ACTION, Action
 from ...core.catalogue import UNKNOWN, Internal
-from ..catalogue import APPROVER_ID, Entry, SlotCatalogue, company_approvers
+from ..shared.catalogue import APPROVER_ID, Entry, SlotCatalogue, company_approvers
 from .reading import ReadDocument, read_document
 from .rules import INBOX, INVOICE_ID, Books, Case, capture_action, credit_candidates
 from .sandbox import call, open_episode
 from .tools import HoldCode, RejectCode
 
 if TYPE_CHECKING:
-    from .env import InvoiceApprovalV1Env
+    from ..shared.env_base import InvoiceToolEnv
 
 GLOBALS = ("whoami", "list_approvers", "list_inbox")
 READS = (
@@ -134,7 +134,7 @@ class InvoiceCatalogueV1(SlotCatalogue[Slot]):
     """The slot-based catalogue above, with the per-episode state that fills in its arguments."""
 
     def __init__(
-        self, env: InvoiceApprovalV1Env, *, horizon: int | None = None, slots: int = 10, approvers: int = 16
+        self, env: InvoiceToolEnv[Any], *, horizon: int | None = None, slots: int = 10, approvers: int = 16
     ) -> None:
         approvers_ = company_approvers(env.bundle.template, env.bundle.tasks, open_episode, call)
         self._lay_out(approvers_, approvers, GLOBALS, slot_entries, slots)

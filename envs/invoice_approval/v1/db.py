@@ -12,8 +12,8 @@ import sqlite3
 from functools import cache
 
 from ...core.assets import asset_path, read_text
-from ..book_changes import add_ledger_log, add_record_log
-from ..db import stripped_template, tables_fingerprint
+from ..shared.book_changes import add_ledger_log, add_record_log
+from ..shared.db import stripped_template, tables_fingerprint
 
 CANONICAL_SEED = 42
 HIDDEN_COLUMNS = ("trap", "intended", "design_actor")

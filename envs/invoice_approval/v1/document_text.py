@@ -26,7 +26,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Literal
 
-from ..money import fmt_eur
+from ..shared.money import fmt_eur
 from .document import DocumentLine, InvoiceDocument, Party
 
 RowKind = Literal["name", "text", "caption", "title", "field", "head", "item", "wrap", "total", "grand", "gap"]

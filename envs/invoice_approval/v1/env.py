@@ -13,10 +13,10 @@ from ...core.assets import asset_path, read_text
 from ...core.catalogue import Catalogue
 from ...core.demo import Demo
 from ...core.tool_env import PolicyFactory
-from ..book_changes import BookDelta
-from ..connections import open_books
-from ..env_base import InvoiceToolEnv
-from ..tasks import TIERS, Task
+from ..shared.book_changes import BookDelta
+from ..shared.connections import open_books
+from ..shared.env_base import InvoiceToolEnv
+from ..shared.tasks import TIERS, Task
 from .bundle import Bundle, load_bundle
 from .db import CANONICAL_SEED
 from .episode import V1Episode

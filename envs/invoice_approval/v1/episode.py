@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core import ToolError
-from ..episode import Books
-from ..json_sql import select_json_sql
+from ..shared.episode import Books
+from ..shared.json_sql import select_json_sql
 
 
 @dataclass

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..book_changes import BookDelta, ledger_changes, logged_records
-from ..grading import LedgerKey, ReportTexts, ledger_multiset, report_rows
+from ..shared.book_changes import BookDelta, ledger_changes, logged_records
+from ..shared.grading import LedgerKey, ReportTexts, ledger_multiset, report_rows
 from .db import CAPTURE_FIELDS
 
 InvoiceState = tuple[Any, ...]  # status, reason, assignee, credited, captured fields...

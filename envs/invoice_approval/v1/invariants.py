@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ..db import connect_bytes
+from ..shared.db import connect_bytes
 
 _STATE = (
     "SELECT invoice_id, status, reason_code, assigned_to, supplier_invoice_no, net_cents, gross_cents FROM invoices"

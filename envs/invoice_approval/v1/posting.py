@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..money import required_rate, vat_cents
+from ..shared.money import required_rate, vat_cents
 from .company import IGE_INPUT, IGE_OUTPUT, INPUT_VAT, PAYABLES, RC_INPUT, RC_OUTPUT, SELF_ASSESSED_RATE, Treatment
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..progress import invoice_potential
+from ..shared.progress import invoice_potential
 
 
 def potential(measures: Mapping[str, float]) -> float:

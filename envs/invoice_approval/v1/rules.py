@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ...core.actions import Action
-from ..money import required_rate, vat_cents, within_po_tolerance
-from ..numbers import normalize_invoice_number
-from ..rules import Ruling, Steps, drive, escalation_target
+from ..shared.money import required_rate, vat_cents, within_po_tolerance
+from ..shared.numbers import normalize_invoice_number
+from ..shared.rules import Ruling, Steps, drive, escalation_target
 from .company import COMPANY_VAT_ID, has_required_note, treatment
 from .reading import ReadDocument, read_document
 

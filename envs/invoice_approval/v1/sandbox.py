@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ...core import Outcome, Tool, ToolBox
-from ..episode import Books, fresh_books, savepoint
+from ..shared.episode import Books, fresh_books, savepoint
 from .episode import V1Episode
 from .tools import TOOLS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from ..splits import qualifying_seeds
+from ..shared.splits import qualifying_seeds
 from .bundle import load_bundle
 
 TRAIN_SEED_START: Final = 200_000

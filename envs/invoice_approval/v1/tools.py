@@ -12,8 +12,8 @@ import datetime as dt
 from typing import Annotated, Any, Literal
 
 from ...core import MaxLen, Range, Tool, ToolError, tool
-from ..numbers import normalize_invoice_number
-from ..tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
+from ..shared.numbers import normalize_invoice_number
+from ..shared.tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
 from .company import treatment
 from .document_json import document_from_json
 from .document_text import render_text

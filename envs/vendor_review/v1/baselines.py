@@ -1,5 +1,5 @@
-"""VendorReview-v1's scripted policies: v0's ``paranoid`` and ``lazy``, and the cheap policies the v0 audit
-measured, which decide from surface features instead of reading for meaning.
+"""VendorReview-v1's scripted policies: v0's ``paranoid`` and ``lazy`` (their paths are in ``shared/baselines.py``),
+and the cheap policies the v0 audit measured, which decide from surface features instead of reading for meaning.
 
 Each is a fixed path per deal computed from what the agent would see (document texts, search results),
 played by ``policies.ScriptedPolicy``. ``tests/envs/vendor_review/v1/test_baselines.py`` pins their ceilings:
@@ -15,8 +15,8 @@ from typing import Final
 from ....policies.scripted import ScriptedPolicy
 from ...core.actions import Action
 from ...core.tool_env import PolicyFactory
-from ..baselines import lazy_path, paranoid_path, review_path
-from ..scenario import Scenario
+from ..shared.baselines import FIXED_DECISIONS, fixed_path, flag_all_path, lazy_path, paranoid_path, review_path
+from ..shared.scenario import Scenario
 from .deals import document_index, scenario_of
 from .library import load_library
 
@@ -59,12 +59,6 @@ def negation_path(scenario: Scenario) -> list[Action]:
     return review_path(scenario, flagged, _naive_decision(scenario, flagged), _read_all(scenario))
 
 
-def flag_all_path(scenario: Scenario) -> list[Action]:
-    """Reads the matrix, flags every requirement, says no-go."""
-    matrix = next(d.id for d in scenario.documents if d.kind == "requirements_matrix")
-    return review_path(scenario, [r.id for r in scenario.requirements], "no-go", [matrix])
-
-
 def search_path(scenario: Scenario) -> list[Action]:
     """Searches each requirement's name; flags it when no vendor document is among the hits."""
     index = document_index(scenario.id)
@@ -82,19 +76,6 @@ def promise_path(scenario: Scenario) -> list[Action]:
     decision = "conditional-go" if flagged else "no-go"
     return review_path(scenario, flagged, decision, _read_all(scenario))
 
-
-def fixed_path(decision: str) -> Callable[[Scenario], list[Action]]:
-    """Reads every core document, flags nothing and always gives ``decision``: the best a policy that does not
-    read for meaning can do with one fixed answer (full process credit, and the gap component on go deals)."""
-
-    def path(scenario: Scenario) -> list[Action]:
-        return review_path(scenario, [], decision, scenario.core_documents)
-
-    return path
-
-
-FIXED_DECISIONS: Final = {"fixed_go": "go", "fixed_conditional": "conditional-go", "fixed_no_go": "no-go"}
-"""The fixed-decision policies by name."""
 
 PATHS: Final[Mapping[str, Callable[[Scenario], list[Action]]]] = {
     "paranoid": paranoid_path,

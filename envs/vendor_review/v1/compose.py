@@ -1,6 +1,6 @@
 """Writing a planned deal: the documents around the evidence lines, and the answer key beside them.
 
-The result is a v1 deal record: v0's scenario keys (so the v0 runtime and validator read it) plus
+The result is a v1 deal record: the shared scenario keys (so the shared runtime and checks read it) plus
 ``annotations``, each requirement's mode, promise and rumour, which only authoring checks and tests read.
 """
 
@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..shared.text import fill, long_date, month_year
 from .library import SOC2_OPINION, Library
 from .plan import DealPlan, ItemPlan, decision_of
-from .text import fill, long_date, month_year
 from .thread import it_channel, thread_text
 
 DOC_IDS: Final = {

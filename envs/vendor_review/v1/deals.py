@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ...core.assets import read_json, read_text
-from ..scenario import Scenario, ScenarioFormatError, scenario_from_dict
-from ..search import DocumentIndex
+from ..shared.scenario import Scenario, ScenarioFormatError, scenario_from_dict
+from ..shared.search import DocumentIndex
 from .compose import compose_deal
 from .library import load_library, v1_dir
 from .plan import plan_deal, tier_of_seed

@@ -4,7 +4,7 @@ dates.
 Every random choice comes from ``random.Random(seed)`` in a fixed order over ordered sequences (never a set,
 a ``hash()`` or the clock), so a seed names one deal on every machine. The rates are chosen so that nothing
 but reading tells a gap from a distractor: promises, rumours and discrediting come at the same rates for both
-(``authoring/set_checks_v1.py`` measures it).
+(``authoring/set_checks.py`` measures it).
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from ..shared.text import fill
 from .library import Library
 from .plan import DealPlan
-from .text import fill
 
 MIN_KEYWORD = 3
 

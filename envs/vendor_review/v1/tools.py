@@ -1,4 +1,4 @@
-"""VendorReview-v1's tools: v0's search, read and ask, and a submit tool whose description says what v1's
+"""VendorReview-v1's tools: the shared search, read and ask, and a submit tool whose description says what v1's
 system prompt says counts as a commitment (signed and dated; a draft counts for nothing)."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from ...core import MaxLen, Tool, tool
-from ..episode import VendorEpisode
-from ..scenario import Decision
-from ..tools import ask_it_channel, read_doc, record_submission, search_docs
+from ..shared.episode import VendorEpisode
+from ..shared.scenario import Decision
+from ..shared.tools import ask_it_channel, read_doc, record_submission, search_docs
 
 
 @tool(terminal=True)

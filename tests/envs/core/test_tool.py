@@ -60,7 +60,7 @@ def test_schema_from_signature_and_docstring() -> None:
 
 
 def test_every_invoice_tool_is_fully_documented() -> None:
-    from officegym.envs.invoice_approval.tools import TOOLS
+    from officegym.envs.invoice_approval.v0.tools import TOOLS
 
     assert len(TOOLS) == 11
     for t in TOOLS:

@@ -12,7 +12,8 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.grading import book_state, compare, failure_report
+from officegym.envs.invoice_approval.shared.grading import compare
+from officegym.envs.invoice_approval.v0.grading import book_state, failure_report
 from officegym.policies import RandomPolicy
 
 ENV_ID = "officegym/InvoiceApproval-v0"
@@ -39,7 +40,7 @@ def _assert_same_as_whole_books(env: Any) -> None:
 
 
 def _progress_from(whole: tuple[Any, Any, Any], inner: Any) -> dict[str, float]:
-    from officegym.envs.invoice_approval.progress import InvoiceProgress
+    from officegym.envs.invoice_approval.shared.progress import InvoiceProgress
 
     return InvoiceProgress(inner.episode, lambda: whole).measures(inner.stats)
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import gymnasium as gym
 
-from officegym.envs.invoice_approval import connections
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.shared import connections
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
 
 INVOICE = "officegym/InvoiceApproval-v0"
 SCHEMA = InvoiceApprovalEnv.BOOKS_SCHEMA

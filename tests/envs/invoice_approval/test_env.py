@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
 
 ENV_ID = "officegym/InvoiceApproval-v0"
 FINISH = {"name": "finish", "arguments": {}}
@@ -174,7 +174,7 @@ def test_no_tool_output_leaks_hidden_columns(bundle: Any) -> None:
 def test_a_company_seed_whose_tasks_cannot_be_built_says_so_and_what_to_do() -> None:
     """A few generated companies have a batch the task builder refuses; the user gets the seed, the reason and
     the fix, as a RuntimeError subclass the training split uses to skip such seeds."""
-    from officegym.envs.invoice_approval.bundle import UnusableCompany
+    from officegym.envs.invoice_approval.v0.bundle import UnusableCompany
 
     with pytest.raises(UnusableCompany, match=r"company_seed=100003 generates a company whose tasks cannot be built"):
         gym.make("officegym/InvoiceApproval-v0", company_seed=100003)

@@ -6,7 +6,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
 
 
 def played(task_id: str, actions: list[dict[str, Any]]) -> InvoiceApprovalEnv:

@@ -8,9 +8,11 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.db import connect_bytes, shipped_seed_bytes
-from officegym.envs.invoice_approval.read_model import CHANGE_LOG, INVOICE, stale_records
-from officegym.envs.invoice_approval.sandbox import TOOLBOX, atomic
+from officegym.envs.invoice_approval.shared.book_changes import CHANGE_LOG
+from officegym.envs.invoice_approval.shared.db import connect_bytes
+from officegym.envs.invoice_approval.v0.db import shipped_seed_bytes
+from officegym.envs.invoice_approval.v0.read_model import INVOICE, stale_records
+from officegym.envs.invoice_approval.v0.sandbox import TOOLBOX, atomic
 
 from ...conftest import episode_conn
 

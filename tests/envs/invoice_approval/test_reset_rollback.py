@@ -9,7 +9,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.db import connect_bytes
+from officegym.envs.invoice_approval.shared.db import connect_bytes
 
 from ...conftest import dump, episode_conn
 

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from officegym.envs.invoice_approval.authoring.traps import INDEXED_PLAN, PLAN
-from officegym.envs.invoice_approval.money import fmt_eur, gross_cents, net_for_gross, vat_cents
-from officegym.envs.invoice_approval.numbers import normalize_invoice_number
-from officegym.envs.invoice_approval.rules import decide, escalation_target, solve
-from officegym.envs.invoice_approval.sandbox import call, open_episode
+from officegym.envs.invoice_approval.shared.money import fmt_eur, gross_cents, net_for_gross, vat_cents
+from officegym.envs.invoice_approval.shared.numbers import normalize_invoice_number
+from officegym.envs.invoice_approval.shared.rules import escalation_target
+from officegym.envs.invoice_approval.v0.authoring.traps import INDEXED_PLAN, PLAN
+from officegym.envs.invoice_approval.v0.rules import decide, solve
+from officegym.envs.invoice_approval.v0.sandbox import call, open_episode
 
 TRAP_KINDS = sorted({p.__name__ for p, _ in PLAN} | {p.__name__ for p, _ in INDEXED_PLAN})
 

@@ -8,7 +8,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.status_counts import COUNTS, status_count, status_count_problems
+from officegym.envs.invoice_approval.v0.status_counts import COUNTS, status_count, status_count_problems
 
 from ...conftest import episode_conn
 

@@ -9,8 +9,8 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.authoring.task_builder import SINGLE_KINDS
-from officegym.envs.invoice_approval.bundle import load_bundle
+from officegym.envs.invoice_approval.v0.authoring.task_builder import SINGLE_KINDS
+from officegym.envs.invoice_approval.v0.bundle import load_bundle
 
 BUNDLE = load_bundle()
 TASK_IDS = list(BUNDLE.tasks)
@@ -102,7 +102,7 @@ def test_wrong_paths_are_diverse() -> None:
 
 
 def test_a_generated_company_gets_its_own_solvable_tasks() -> None:
-    from officegym.envs.invoice_approval.baselines import InvoiceSolverPolicy
+    from officegym.envs.invoice_approval.v0.baselines import InvoiceSolverPolicy
     from officegym.policies import run_episode
 
     other = gym.make("officegym/InvoiceApproval-v0", company_seed=7, tier="long")
@@ -118,9 +118,10 @@ def test_a_generated_company_gets_its_own_solvable_tasks() -> None:
 
 def test_tasks_of_another_company_are_refused(tmp_path: Any) -> None:
     from officegym.envs.core.assets import asset_path
-    from officegym.envs.invoice_approval.bundle import load_bundle as load
+    from officegym.envs.invoice_approval.v0.bundle import load_bundle as load
 
     foreign = tmp_path / "tasks.jsonl"
-    foreign.write_text(asset_path("invoice_approval", "tasks.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    shipped = asset_path("invoice_approval", "v0", "tasks.jsonl")
+    foreign.write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(ValueError, match="made for another company"):
         load(7, str(foreign))

@@ -11,11 +11,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...authoring.invoice_factory import business_days, clean_net, fresh_po_number
-from ...authoring.names import NameBook
-from ...entities import Approver, Supplier
-from ...money import required_rate, vat_cents
-from ...rules import escalation_target
+from ...shared.authoring.draws import business_days, clean_net, fresh_po_number
+from ...shared.authoring.names import NameBook
+from ...shared.entities import Approver, Supplier
+from ...shared.money import required_rate, vat_cents
+from ...shared.rules import escalation_target
 from ..company import NOTE_PHRASES, is_service, treatment
 from .model import DocLine, GoodsReceipt, PoLine, PurchaseOrder, V1Invoice
 

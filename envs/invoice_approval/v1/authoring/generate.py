@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from ....core.assets import asset_path
-from ...tasks import task_to_json
+from ...shared.tasks import task_to_json
 from ..db import ASSET_DIR, CANONICAL_SEED, FINGERPRINT_FILE, SEED_FILE, fingerprint
 from .seed_db import build_seed_db, document_of
 from .task_builder import generate_tasks

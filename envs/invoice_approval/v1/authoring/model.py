@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from ...entities import Approver, Supplier
+from ...shared.entities import Approver, Supplier
 
 
 @dataclass

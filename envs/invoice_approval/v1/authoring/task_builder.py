@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
-from ...tasks import Task
+from ...shared.tasks import Task
 from ..db import episode_template, fingerprint
 from ..grading import BookState, book_state
 from ..rules import solve

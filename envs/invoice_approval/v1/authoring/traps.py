@@ -15,9 +15,9 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from ...entities import Supplier
-from ...money import net_for_gross, required_rate, vat_cents
-from ...numbers import normalize_invoice_number, spelling_variant
+from ...shared.entities import Supplier
+from ...shared.money import net_for_gross, required_rate, vat_cents
+from ...shared.numbers import normalize_invoice_number, spelling_variant
 from ..company import NOTE_PHRASES, treatment
 from .factory import Factory
 from .model import Capture, PurchaseOrder, V1Invoice

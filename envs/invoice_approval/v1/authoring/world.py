@@ -13,8 +13,8 @@ from functools import cache
 from typing import Any
 
 from ....core.assets import asset_path, read_json
-from ...authoring.names import NameBook
-from ...authoring.world import load_asset, make_approvers, make_suppliers
+from ...shared.authoring.companies import load_asset, make_approvers, make_suppliers
+from ...shared.authoring.names import NameBook
 from ..company import treatment
 from ..db import CANONICAL_SEED
 from ..posting import invoice_lines, mirrored

@@ -1,4 +1,4 @@
-"""Tests for officegym.envs.invoice_approval.authoring.identifiers.
+"""Tests for officegym.envs.invoice_approval.shared.authoring.identifiers.
 
 Published identifiers appear here only as test vectors (domain-facts A12); everything else is generated
 from seeded ``random.Random`` instances. Hypothesis runs without its example database so the tests leave
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from officegym.envs.invoice_approval.authoring.identifiers import (
+from officegym.envs.invoice_approval.shared.authoring.identifiers import (
     IBAN_COUNTRIES,
     VAT_ID_COUNTRIES,
     at_uid_check_digit,

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from officegym.envs.core.arguments import ArgumentError
-from officegym.envs.invoice_approval.authoring.seed_db import build_seed_db
-from officegym.envs.invoice_approval.authoring.traps import INDEXED_PLAN, PLAN
-from officegym.envs.invoice_approval.authoring.world import generate_world
-from officegym.envs.invoice_approval.bundle import Bundle, load_bundle
-from officegym.envs.invoice_approval.db import fingerprint, shipped_fingerprint
-from officegym.envs.invoice_approval.env import InvoiceApprovalEnv
+from officegym.envs.invoice_approval.v0.authoring.seed_db import build_seed_db
+from officegym.envs.invoice_approval.v0.authoring.traps import INDEXED_PLAN, PLAN
+from officegym.envs.invoice_approval.v0.authoring.world import generate_world
+from officegym.envs.invoice_approval.v0.bundle import Bundle, load_bundle
+from officegym.envs.invoice_approval.v0.db import fingerprint, shipped_fingerprint
+from officegym.envs.invoice_approval.v0.env import InvoiceApprovalEnv
 
 SEED, SCALE = 7, 10
 # seed 7 at the default scale, recorded before company_scale existed: a non-shipped seed must not drift either

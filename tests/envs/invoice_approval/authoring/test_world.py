@@ -7,17 +7,12 @@ import sys
 from collections import Counter
 from typing import Any
 
-from officegym.envs.invoice_approval.authoring.identifiers import is_valid_iban, is_valid_vat_id
-from officegym.envs.invoice_approval.authoring.seed_db import build_seed_db
-from officegym.envs.invoice_approval.authoring.world import generate_world
-from officegym.envs.invoice_approval.db import (
-    HIDDEN_COLUMNS,
-    connect_bytes,
-    fingerprint,
-    shipped_fingerprint,
-    shipped_seed_bytes,
-)
-from officegym.envs.invoice_approval.money import required_rate, vat_cents
+from officegym.envs.invoice_approval.shared.authoring.identifiers import is_valid_iban, is_valid_vat_id
+from officegym.envs.invoice_approval.shared.db import connect_bytes
+from officegym.envs.invoice_approval.shared.money import required_rate, vat_cents
+from officegym.envs.invoice_approval.v0.authoring.seed_db import build_seed_db
+from officegym.envs.invoice_approval.v0.authoring.world import generate_world
+from officegym.envs.invoice_approval.v0.db import HIDDEN_COLUMNS, fingerprint, shipped_fingerprint, shipped_seed_bytes
 
 
 def test_canonical_counts(world: Any) -> None:
@@ -81,9 +76,9 @@ def test_regenerated_seed_matches_the_shipped_fingerprint(world: Any) -> None:
 
 def test_fingerprint_is_the_same_in_a_fresh_process() -> None:
     code = (
-        "from officegym.envs.invoice_approval.authoring.world import generate_world;"
-        "from officegym.envs.invoice_approval.authoring.seed_db import build_seed_db;"
-        "from officegym.envs.invoice_approval.db import fingerprint;"
+        "from officegym.envs.invoice_approval.v0.authoring.world import generate_world;"
+        "from officegym.envs.invoice_approval.v0.authoring.seed_db import build_seed_db;"
+        "from officegym.envs.invoice_approval.v0.db import fingerprint;"
         "print(fingerprint(build_seed_db(generate_world(42))))"
     )
     out = subprocess.run(
@@ -97,7 +92,7 @@ def test_fingerprint_is_the_same_in_a_fresh_process() -> None:
 
 
 def test_shipped_assets_regenerate_identically() -> None:
-    from officegym.envs.invoice_approval.authoring.generate import main
+    from officegym.envs.invoice_approval.v0.authoring.generate import main
 
     assert main(["--check"]) == 0
 

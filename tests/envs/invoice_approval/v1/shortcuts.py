@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from officegym.envs.invoice_approval.tasks import Task
+from officegym.envs.invoice_approval.shared.tasks import Task
 from officegym.envs.invoice_approval.v1.bundle import Bundle, load_bundle
 from officegym.envs.invoice_approval.v1.grading import book_state
 from officegym.envs.invoice_approval.v1.rules import INBOX, INVOICE_ID, solve

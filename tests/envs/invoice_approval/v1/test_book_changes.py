@@ -7,7 +7,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-from officegym.envs.invoice_approval.grading import compare
+from officegym.envs.invoice_approval.shared.grading import compare
 from officegym.envs.invoice_approval.v1.grading import book_state, failure_report
 from officegym.policies import RandomPolicy
 

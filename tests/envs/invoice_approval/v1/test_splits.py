@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from officegym.envs.invoice_approval.splits import shared_with
+from officegym.envs.invoice_approval.shared.splits import shared_with
 from officegym.envs.invoice_approval.v1.bundle import load_bundle
 from officegym.envs.invoice_approval.v1.env import InvoiceApprovalV1Env
 from officegym.envs.invoice_approval.v1.splits import TRAIN_SEED_START, train_company_seeds

@@ -12,7 +12,7 @@ import gymnasium as gym
 import pytest
 
 import officegym  # noqa: F401
-from officegym.envs.invoice_approval.tasks import Task
+from officegym.envs.invoice_approval.shared.tasks import Task
 from officegym.envs.invoice_approval.v1.authoring.generate import generate
 from officegym.envs.invoice_approval.v1.authoring.task_builder import CONTROLS, NOT_SINGLE, trap_of
 from officegym.envs.invoice_approval.v1.authoring.traps import PLANTERS

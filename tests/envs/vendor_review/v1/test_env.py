@@ -11,7 +11,7 @@ import pytest
 
 import officegym  # noqa: F401  (registers the ids)
 from officegym.envs.core.arguments import ArgumentError
-from officegym.envs.vendor_review.v1.baselines import FIXED_DECISIONS
+from officegym.envs.vendor_review.shared.baselines import FIXED_DECISIONS
 from officegym.envs.vendor_review.v1.deals import TEST_SEEDS, generated_id, handwritten
 from officegym.envs.vendor_review.v1.env import VendorReviewV1Env
 from officegym.policies.registry import make_policy

@@ -7,7 +7,8 @@ import json
 import subprocess
 import sys
 
-from officegym.envs.vendor_review.authoring.set_checks_v1 import (
+from officegym.envs.vendor_review.shared.text import fill
+from officegym.envs.vendor_review.v1.authoring.set_checks import (
     DECISION_SHARES,
     LENGTH_TELL,
     decision_shares,
@@ -15,10 +16,9 @@ from officegym.envs.vendor_review.authoring.set_checks_v1 import (
     length_tell,
     set_problems_v1,
 )
-from officegym.envs.vendor_review.authoring.validate_v1 import validate_many, validate_record
+from officegym.envs.vendor_review.v1.authoring.validate import validate_many, validate_record
 from officegym.envs.vendor_review.v1.deals import generate_record, tier_of
 from officegym.envs.vendor_review.v1.library import GAP_MODES, MET_MODES, PIECE_MODES, load_library
-from officegym.envs.vendor_review.v1.text import fill
 
 DISTINCT = 10_000
 MIN_PIECES = 4

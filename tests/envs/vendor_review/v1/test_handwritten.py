@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import re
 
-from officegym.envs.vendor_review.authoring.set_checks_v1 import decision_shares, set_problems_v1
-from officegym.envs.vendor_review.authoring.validate_v1 import validate_many
+from officegym.envs.vendor_review.v1.authoring.set_checks import decision_shares, set_problems_v1
+from officegym.envs.vendor_review.v1.authoring.validate import validate_many
 from officegym.envs.vendor_review.v1.deals import deal_files, handwritten, handwritten_records
 from officegym.envs.vendor_review.v1.library import v1_dir
 

@@ -1,1 +1,0 @@
-"""Offline work for VendorReview: validating authored scenarios and generating the README table."""

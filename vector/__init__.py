@@ -1,0 +1,13 @@
+"""Vector envs for officegym: ``make_vec`` (``make.py``) over Gymnasium's sync and async vector envs with the
+defaults text envs need, and officegym's own ``"batched"`` mode (``batched.py``: worker processes that each host
+a slice of envs and step it in one round trip), whose infos are folded by ``batched_infos.py`` and
+``info_fold.py`` exactly as Gymnasium's sync vector env folds them.
+
+``officegym.make_vec`` and ``officegym.vector.make_vec`` are the public entry points.
+"""
+
+from __future__ import annotations
+
+from .make import MODES, make_vec
+
+__all__ = ["MODES", "make_vec"]
