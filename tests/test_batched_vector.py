@@ -186,7 +186,7 @@ def test_interpreter_exit_leaves_no_process() -> None:
             print(*[process.pid for process in envs.processes])
         """
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True)
     pids = [int(pid) for pid in out.stdout.split()]
     assert len(pids) == 2
     assert all(not psutil.pid_exists(pid) for pid in pids)

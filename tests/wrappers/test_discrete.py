@@ -208,7 +208,7 @@ def test_features_are_the_same_in_a_fresh_process_with_another_hash_seed() -> No
         text=True,
         check=True,
         env={"PYTHONHASHSEED": "12345", "PATH": ""},
-        timeout=120,
+        timeout=600,
     )
     env = invoice_adapter()
     env.reset(options={"task_id": "single-3"})

@@ -61,6 +61,6 @@ def test_without_openenv_the_module_imports_and_serving_names_the_extra() -> Non
         "from officegym.cli import main\n"
         f"sys.exit(main(['serve', {ENV_IDS[0]!r}, '--port', '0']))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == 2
     assert "pip install 'officegym[openenv]'" in done.stderr and done.stderr.startswith("Error: ")
