@@ -19,6 +19,7 @@ ENV_IDS = {
     "officegym/InvoiceApproval-v1": "officegym.envs.invoice_approval.v1.env:InvoiceApprovalV1Env",
     "officegym/VendorReview-v0": "officegym.envs.vendor_review.v0.env:VendorReviewEnv",
     "officegym/VendorReview-v1": "officegym.envs.vendor_review.v1.env:VendorReviewV1Env",
+    "officegym/VendorReview-v2": "officegym.envs.vendor_review.v2.env:VendorReviewV2Env",
 }
 
 OUT_OF_DATE = r".*The environment officegym/\S+ is out of date"

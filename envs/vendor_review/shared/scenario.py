@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 Tier = Literal["easy", "medium", "hard"]
 Priority = Literal["MUST", "SHOULD"]
@@ -415,3 +415,13 @@ def cast_ids_from_json(data: object) -> CastIds:
         buyers=frozenset(_str(b, "id") for b in _objs(data, "buyers")),
         vendors=frozenset(_str(v, "id") for v in _objs(data, "vendors")),
     )
+
+
+def split_record(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A deal record's scenario part and its annotations (what only authoring checks and tests read:
+    each requirement's mode or values, promise, rumour), as the generated deals of every version carry them."""
+    scenario = {key: value for key, value in record.items() if key != "annotations"}
+    annotations = record.get("annotations", {})
+    if not isinstance(annotations, dict):
+        raise ScenarioFormatError("annotations must be an object")
+    return scenario, annotations

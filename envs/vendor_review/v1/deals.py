@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ...core.assets import read_json, read_text
-from ..shared.scenario import Scenario, ScenarioFormatError, scenario_from_dict
+from ..shared.scenario import Scenario, scenario_from_dict, split_record
 from ..shared.search import DocumentIndex
 from .compose import compose_deal
 from .library import load_library, v1_dir
@@ -41,15 +41,6 @@ def seed_of(task_id: str) -> int | None:
 def generate_record(seed: int) -> dict[str, Any]:
     """The deal record of ``seed`` (scenario keys plus ``annotations``), as the validator reads it."""
     return compose_deal(plan_deal(seed, load_library()), load_library(), generated_id(seed))
-
-
-def split_record(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A deal record's scenario part and its annotations (requirement -> mode, promise, rumour)."""
-    scenario = {key: value for key, value in record.items() if key != "annotations"}
-    annotations = record.get("annotations", {})
-    if not isinstance(annotations, dict):
-        raise ScenarioFormatError("annotations must be an object")
-    return scenario, annotations
 
 
 def scenario_of_record(record: Mapping[str, Any]) -> Scenario:

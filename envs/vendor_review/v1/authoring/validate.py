@@ -29,8 +29,8 @@ from ...shared.authoring.validate import (
     check_requirements,
     size_problems,
 )
-from ...shared.scenario import CastIds, Scenario, ScenarioFormatError, scenario_from_dict, shape_problems
-from ..deals import generate_record, handwritten_records, split_record
+from ...shared.scenario import CastIds, Scenario, ScenarioFormatError, scenario_from_dict, shape_problems, split_record
+from ..deals import generate_record, handwritten_records
 from ..library import GAP_MODES, MET_MODES, load_library
 from .set_checks import set_problems_v1
 

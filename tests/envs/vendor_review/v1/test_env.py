@@ -17,6 +17,8 @@ from officegym.envs.vendor_review.v1.env import VendorReviewV1Env
 from officegym.policies.registry import make_policy
 from officegym.splits import task_rows
 
+from ..episodes import scores
+
 V1 = "officegym/VendorReview-v1"
 CHEAP = 0.30
 CEILINGS = {
@@ -38,26 +40,12 @@ SETS: dict[str, dict[str, Any]] = {
 }
 
 
-def _scores(env: gym.Env[Any, Any], policy: str) -> list[float]:
-    rewards = []
-    for task_id in env.unwrapped.task_ids:  # type: ignore[attr-defined]
-        observation, info = env.reset(options={"task_id": task_id})
-        agent = make_policy(policy, env, 0)
-        agent.reset(observation, info)
-        while True:
-            observation, reward, terminated, truncated, _ = env.step(agent.act(observation))
-            if terminated or truncated:
-                rewards.append(float(reward))
-                break
-    return rewards
-
-
 @pytest.mark.parametrize("deal_set", list(SETS))
 def test_oracle_is_perfect_and_cheap_policies_stay_under_their_ceilings(deal_set: str) -> None:
     env = gym.make(V1, **SETS[deal_set])
-    assert min(_scores(env, "oracle")) == 1.0
-    scores = {policy: mean(_scores(env, policy)) for policy in CEILINGS}
-    assert {p: s for p, s in scores.items() if s > CEILINGS[p]} == {}, deal_set
+    assert min(scores(env, "oracle")) == 1.0
+    means = {policy: mean(scores(env, policy)) for policy in CEILINGS}
+    assert {p: s for p, s in means.items() if s > CEILINGS[p]} == {}, deal_set
 
 
 def test_a_fixed_decision_policy_reads_everything_and_flags_nothing() -> None:
