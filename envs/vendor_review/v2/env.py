@@ -38,8 +38,9 @@ class VendorReviewV2Env(DealEnv):
     As v1: ``0.7 reward_gaps + 0.2 reward_decision + 0.1 reward_process`` at the end, 0 before.
 
     ## Starting State
-    ``split="test"`` (default): 200 deals from held-out seeds, written in sentence frames, nouns, value forms,
-    vendors and buyers that no training deal uses: it measures reading, not memory of the training deals.
+    ``split="test"`` (default): the 20 hand-written deals (documents, vendors and phrasing of their own) and 200
+    deals from held-out seeds, written in sentence frames, nouns, value forms, vendors and buyers that no training
+    deal uses: it measures reading, not memory of the training deals.
     ``split="train"``: deals of seeds ``first_seed`` to ``first_seed + deals - 1`` (all below 900,000). Drawn
     with the env's seeded RNG unless ``options={"task_id": ...}`` names one.
 

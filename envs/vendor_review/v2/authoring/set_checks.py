@@ -106,6 +106,7 @@ FEATURES: Final[Mapping[str, Feature]] = {
     "place": lambda r: r["place"],
     "mechanism": lambda r: r["mechanism"],
     "promise": lambda r: r["promise"],
+    "has_promise": lambda r: r["promise"] != "none",
     "rumour": lambda r: r["rumour"],
     "claim": lambda r: r["id"],
     "answer_words": lambda r: len(r["answer"].split()) // 4,

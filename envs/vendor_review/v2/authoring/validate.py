@@ -3,9 +3,9 @@ validate.py``) and v2's own: size and words scaled with the matrix, ids, and tha
 values (every gap's value in force misses its bar, every met row's reaches it, and every commitment is a signed
 promise of a value that reaches the bar).
 
-``python -m officegym.envs.vendor_review.v2.authoring.validate [--seeds N]`` checks the first N training deals
-(default 200) and every test deal, runs the set checks (``set_checks.py``) on each split, and exits 1 on any
-problem.
+``python -m officegym.envs.vendor_review.v2.authoring.validate [--seeds N]`` checks the hand-written deals, the
+first N training deals (default 200) and every generated test deal, runs the set checks (``set_checks.py``) on
+each generated split, and exits 1 on any problem.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from ...shared.authoring.validate import (
     Sizes,
     check_core,
     check_decision,
+    check_document_leaks,
     check_documents,
+    check_evidence_not_leaked,
     check_findings,
     check_it_channel,
     check_matrix_text,
@@ -29,10 +31,10 @@ from ...shared.authoring.validate import (
 )
 from ...shared.scenario import CastIds, Scenario, ScenarioFormatError, scenario_from_dict, shape_problems, split_record
 from ..claims import claim, claims
-from ..deals import TEST_SEEDS, generate_record
+from ..deals import TEST_SEEDS, generate_record, handwritten_records
 from .set_checks import set_problems
 
-DEAL_ID: Final = re.compile(r"^vr2-gen-\d{6}$")
+DEAL_ID: Final = re.compile(r"^vr2-(gen-\d{6}|(easy|medium|hard)-\d{2})$")
 WORDS_PER_ROW: Final = (100, 215)
 """700-1,500 words at 7 requirements (they average about 1,170), scaled with the matrix."""
 CHECKS: Final = (
@@ -43,6 +45,8 @@ CHECKS: Final = (
     check_findings,
     check_decision,
     check_it_channel,
+    check_document_leaks,
+    check_evidence_not_leaked,
 )
 
 
@@ -57,7 +61,7 @@ def sizes(rows: int) -> Sizes:
 
 
 def check_identity(s: Scenario) -> list[str]:
-    return [] if DEAL_ID.match(s.id) else [f"id {s.id!r} must look like vr2-gen-NNNNNN"]
+    return [] if DEAL_ID.match(s.id) else [f"id {s.id!r} must look like vr2-<tier>-NN or vr2-gen-NNNNNN"]
 
 
 def annotation_problems(s: Scenario, annotations: Mapping[str, Any]) -> list[str]:
@@ -100,11 +104,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ctx = v2_context()
     train = [generate_record(seed) for seed in range(seeds)]
     test = [generate_record(seed) for seed in TEST_SEEDS]
-    problems = [p for record in [*train, *test] for p in validate_record(record, ctx)]
+    handwritten = list(handwritten_records().values())
+    problems = [p for record in [*handwritten, *train, *test] for p in validate_record(record, ctx)]
     problems += [f"train {p}" for p in set_problems(train)] + [f"test {p}" for p in set_problems(test)]
     for problem in problems:
         print(problem)
-    total = len(train) + len(test)
+    total = len(handwritten) + len(train) + len(test)
     print(f"{len(problems)} problem(s) in {total} v2 deal(s)", file=sys.stderr if problems else sys.stdout)
     return 1 if problems else 0
 

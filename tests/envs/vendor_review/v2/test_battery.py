@@ -38,4 +38,9 @@ def test_no_cheap_policy_beats_the_bound_on_the_test_split(result: dict[str, Any
 
 def test_the_controls_behave(result: dict[str, Any]) -> None:
     assert result["policies"]["oracle"]["test"] == 1.0
-    assert result["deals"]["test"] == 200
+    assert result["deals"] == {"test": 220, "test_handwritten": 20, "test_generated": 200, "train_holdout": 10}
+
+
+@pytest.mark.parametrize("part", ["test_handwritten", "test_generated"])
+def test_no_cheap_policy_beats_the_bound_on_either_part_of_the_test_split(result: dict[str, Any], part: str) -> None:
+    assert result["parts"][part]["exceeding"] == []

@@ -11,7 +11,7 @@ import pytest
 import officegym  # noqa: F401  (registers the ids)
 from officegym.envs.core.arguments import ArgumentError
 from officegym.envs.vendor_review.shared.baselines import FIXED_DECISIONS
-from officegym.envs.vendor_review.v2.deals import TEST_SEEDS, generated_id
+from officegym.envs.vendor_review.v2.deals import TEST_SEEDS, generated_id, handwritten
 
 from ..episodes import scores
 
@@ -33,9 +33,11 @@ def test_oracle_is_perfect_and_cheap_policies_stay_under_their_ceilings(deal_set
     assert mean(scores(env, "paranoid")) < 1.0  # flags every row it has no reason to trust
 
 
-def test_the_test_split_is_the_held_out_seeds() -> None:
+def test_the_test_split_is_the_hand_written_deals_and_the_held_out_seeds() -> None:
     env = gym.make(V2)
-    assert list(env.unwrapped.task_ids) == [generated_id(seed) for seed in TEST_SEEDS]  # type: ignore[attr-defined]
+    expected = [*handwritten(), *(generated_id(seed) for seed in TEST_SEEDS)]
+    assert len(handwritten()) == 20
+    assert list(env.unwrapped.task_ids) == expected  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
