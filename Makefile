@@ -51,6 +51,9 @@ bench: $(FULL)
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.eval_harness
 	$(BIN)/python -m benchmarks.versions
+	$(BIN)/python -m benchmarks.vendor_battery officegym/VendorReview-v1 --out benchmarks/results/vendor_battery_v1.json
+	$(BIN)/python -m benchmarks.vendor_battery officegym/VendorReview-v2 --out benchmarks/results/vendor_battery_v2.json
+	$(BIN)/python -m benchmarks.vendor_v2_sets
 
 soak: $(FULL)
 	$(BIN)/python -m benchmarks.soak
