@@ -34,7 +34,7 @@ from officegym.policies.openai_policy import (
 )
 from officegym.wrappers import ChatWrapper
 
-from ..fake_openai_server import FakeOpenAIServer, ScriptBook, error, native, oracle_book, slow, text
+from ..fake_openai_server import MAX_DELAY, FakeOpenAIServer, ScriptBook, error, native, oracle_book, slow, text
 
 ENV_ID = "officegym/InvoiceApproval-v0"
 TASK = "single-1"
@@ -315,9 +315,9 @@ def test_retries_run_out_into_an_infrastructure_error(server: FakeOpenAIServer, 
 
 
 def test_a_slow_answer_times_out_and_is_retried(server: FakeOpenAIServer, chat: ChatWrapper) -> None:
-    server.fail_next(slow(2.0))
+    server.fail_next(slow(MAX_DELAY))  # five times the client timeout; a plain answer from this local server takes ms
     sleeps = Sleeps()
-    reply = policy(server, sleeps, timeout=0.5).respond(chat.messages, chat.tools)
+    reply = policy(server, sleeps, timeout=MAX_DELAY / 5).respond(chat.messages, chat.tools)
     assert reply.retries >= 1 and reply.message["tool_calls"] and 0.005 <= sleeps[0] <= 0.01
 
 

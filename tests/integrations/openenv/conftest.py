@@ -16,6 +16,8 @@ import pytest
 import officegym
 from officegym.envs.core.actions import FINISH_ACTION
 
+HANG_GUARD = 600.0
+"""Seconds a socket may wait: a guard against a hang, not a speed check (CI is 2 shared cores, 4x slower under load)."""
 ENV_IDS = list(officegym.ENV_IDS)
 
 

@@ -14,7 +14,7 @@ pytest.importorskip("openenv", reason="the OpenEnv server needs the openenv extr
 
 from benchmarks.openenv_load import Job, local_replay
 
-from .conftest import ENV_IDS, gold_path, one_task_per_tier
+from .conftest import ENV_IDS, HANG_GUARD, gold_path, one_task_per_tier
 
 
 def deep(levels: int) -> Any:
@@ -105,13 +105,13 @@ def test_malformed_frames_get_openenv_error_responses_on_the_same_connection(url
 
     env_id = ENV_IDS[0]
     task_id = one_task_per_tier(env_id)[0]
-    with connect(urls[env_id].replace("http://", "ws://") + "/ws", open_timeout=30) as ws:
+    with connect(urls[env_id].replace("http://", "ws://") + "/ws", open_timeout=HANG_GUARD) as ws:
         codes = []
         for frame in ["not json", json.dumps({"type": "dance"}), json.dumps({"type": "step", "data": "text"})]:
             ws.send(frame)
-            answer = json.loads(ws.recv(timeout=30))
+            answer = json.loads(ws.recv(timeout=HANG_GUARD))
             codes.append((answer["type"], answer["data"]["code"]))
         ws.send(json.dumps({"type": "reset", "data": {"task_id": task_id}}))
-        opening = json.loads(ws.recv(timeout=30))
+        opening = json.loads(ws.recv(timeout=HANG_GUARD))
     assert codes == [("error", "INVALID_JSON"), ("error", "UNKNOWN_TYPE"), ("error", "VALIDATION_ERROR")]
     assert opening["type"] == "observation" and opening["data"]["observation"]["info"]["task_id"] == task_id

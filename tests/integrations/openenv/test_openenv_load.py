@@ -18,7 +18,7 @@ pytest.importorskip("openenv", reason="the OpenEnv server needs the openenv extr
 
 from benchmarks.openenv_load import plan, run_round, servers
 
-from .conftest import ENV_IDS
+from .conftest import ENV_IDS, HANG_GUARD
 
 
 def test_64_plus_concurrent_sessions_each_a_different_task_all_graded_1_without_cross_talk() -> None:
@@ -32,4 +32,4 @@ def test_64_plus_concurrent_sessions_each_a_different_task_all_graded_1_without_
     assert logged == []
     for url in fleet.urls.values():  # every server has been shut down
         with pytest.raises(urllib.error.URLError):
-            urllib.request.urlopen(f"{url}/health", timeout=5)
+            urllib.request.urlopen(f"{url}/health", timeout=HANG_GUARD)

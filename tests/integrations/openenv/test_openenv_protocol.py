@@ -18,7 +18,7 @@ pytest.importorskip("openenv", reason="the OpenEnv server needs the openenv extr
 
 from benchmarks.openenv_load import Job, local_replay, remote_record
 
-from .conftest import ENV_IDS, gold_path, one_task_per_tier
+from .conftest import ENV_IDS, HANG_GUARD, gold_path, one_task_per_tier
 
 CASES = [(env_id, task_id) for env_id in ENV_IDS for task_id in one_task_per_tier(env_id)]
 
@@ -98,13 +98,13 @@ def test_state_follows_the_session_and_a_finished_episode_keeps_its_result(urls:
 
 
 def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
+    with urllib.request.urlopen(url, timeout=HANG_GUARD) as response:
         return json.loads(response.read())
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
     request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=HANG_GUARD) as response:
         return json.loads(response.read())
 
 

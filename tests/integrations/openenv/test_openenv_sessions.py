@@ -18,7 +18,7 @@ pytest.importorskip("openenv", reason="the OpenEnv server needs the openenv extr
 from benchmarks.openenv_load import Job, local_replay, plan, problems, remote_record, run_round
 from officegym.integrations.openenv import OfficeSession
 
-from .conftest import ENV_IDS, gold_path, one_task_per_tier
+from .conftest import ENV_IDS, HANG_GUARD, gold_path, one_task_per_tier
 
 
 def test_every_env_call_runs_on_one_thread_of_its_server_and_every_session_has_its_own_env(
@@ -102,13 +102,13 @@ def refusal(url: str) -> str | None:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    with connect(url.replace("http://", "ws://") + "/ws", open_timeout=30) as ws:
+    with connect(url.replace("http://", "ws://") + "/ws", open_timeout=HANG_GUARD) as ws:
         try:
             answer = json.loads(ws.recv(timeout=0.5))
         except TimeoutError:
             with contextlib.suppress(ConnectionClosed):
                 ws.send(json.dumps({"type": "reset", "data": {}}))
-            answer = json.loads(ws.recv(timeout=30))
+            answer = json.loads(ws.recv(timeout=HANG_GUARD))
     return None if answer["type"] == "observation" else str(answer["data"]["code"])
 
 
