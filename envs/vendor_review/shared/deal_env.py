@@ -7,7 +7,6 @@ scripted policies; the episode, grading, progress, catalogue and split logic are
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -99,24 +98,10 @@ class DealEnv(ToolEnv[VendorEpisode]):
         return vendor_progress(self._ctx, self.stats)
 
     def _save_episode(self, ctx: VendorEpisode) -> dict[str, Any]:
-        return {
-            "scenario": ctx.scenario.id,
-            "docs_read": list(ctx.docs_read),
-            "searches": ctx.searches,
-            "questions": ctx.questions,
-            "submission": copy.deepcopy(ctx.submission),
-        }
+        return ctx.saved()
 
     def _load_episode(self, state: dict[str, Any]) -> VendorEpisode:
-        deal_id = state["scenario"]
-        return VendorEpisode(
-            self.DEALS.scenario_of(deal_id),
-            self.DEALS.document_index(deal_id),
-            dict.fromkeys(state["docs_read"]),
-            state["searches"],
-            state["questions"],
-            copy.deepcopy(state["submission"]),
-        )
+        return VendorEpisode.restored(state, self.DEALS.scenario_of, self.DEALS.document_index)
 
     def gold_actions(self, task_id: str) -> list[Action]:
         """Read every document but the thread, then submit the answer key."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -120,24 +119,10 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         return scenarios()[task_id]
 
     def _save_episode(self, ctx: VendorEpisode) -> dict[str, Any]:
-        return {
-            "scenario": ctx.scenario.id,
-            "docs_read": list(ctx.docs_read),
-            "searches": ctx.searches,
-            "questions": ctx.questions,
-            "submission": copy.deepcopy(ctx.submission),
-        }
+        return ctx.saved()
 
     def _load_episode(self, state: dict[str, Any]) -> VendorEpisode:
-        scenario_id = state["scenario"]
-        return VendorEpisode(
-            scenarios()[scenario_id],
-            document_index(scenario_id),
-            dict.fromkeys(state["docs_read"]),
-            state["searches"],
-            state["questions"],
-            copy.deepcopy(state["submission"]),
-        )
+        return VendorEpisode.restored(state, lambda deal_id: scenarios()[deal_id], document_index)
 
     def gold_actions(self, task_id: str) -> list[Action]:
         """Read every core document, then submit the authored answer."""

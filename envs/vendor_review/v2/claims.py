@@ -19,7 +19,6 @@ from typing import Final, Literal
 from ...core.assets import asset_path, read_json
 
 Split = Literal["train", "test"]
-SPLITS: Final[tuple[Split, ...]] = ("train", "test")
 WORDS: Final = {
     1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
     10: "ten", 12: "twelve", 14: "fourteen", 15: "fifteen", 18: "eighteen", 20: "twenty", 24: "twenty-four",

@@ -157,7 +157,7 @@ def _row(rng: random.Random, c: Claim, tier: str, split: Split, date: dt.date) -
     if rng.random() < RUMOUR_RATE:
         rumour = "discredited" if rng.random() < DISCREDIT_RATE else "raised"
         rumoured = rng.randrange(n)
-    level = _level(c)
+    level = LevelOf(c)
     return RowPlan(
         claim=c,
         priority=priority,
@@ -176,10 +176,6 @@ def _row(rng: random.Random, c: Claim, tier: str, split: Split, date: dt.date) -
         rumour=rumour,
         rumoured=level(rumoured),
     )
-
-
-def _level(c: Claim) -> LevelOf:
-    return LevelOf(c)
 
 
 @dataclass(frozen=True)

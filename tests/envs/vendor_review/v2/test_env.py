@@ -12,6 +12,7 @@ import officegym  # noqa: F401  (registers the ids)
 from officegym.envs.core.arguments import ArgumentError
 from officegym.envs.vendor_review.shared.baselines import FIXED_DECISIONS
 from officegym.envs.vendor_review.v2.deals import TEST_SEEDS, generated_id, handwritten
+from officegym.registration import env_class
 
 from ..episodes import scores
 
@@ -56,9 +57,5 @@ def test_bad_arguments_name_the_fix(kwargs: dict[str, Any], message: str) -> Non
 
 
 def test_train_sources_never_reach_the_test_seeds() -> None:
-    env_class = gym.spec(V2).entry_point
-    assert isinstance(env_class, str)
-    from officegym.registration import env_class as load
-
-    sources = load(V2).split_sources("train", 10_000)
+    sources = env_class(V2).split_sources("train", 10_000)
     assert max(s["first_seed"] + s["deals"] for s in sources) <= TEST_SEEDS[0]
