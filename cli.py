@@ -13,6 +13,7 @@ import argparse
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -121,13 +122,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve = sub.add_parser("serve", help="serve an env over the OpenEnv protocol (needs the openenv extra)")
+    serve = sub.add_parser(
+        "serve",
+        help="serve an env over the OpenEnv protocol: WebSocket sessions, MCP tools at /mcp (needs the openenv extra)",
+    )
     serve.add_argument("env_id", choices=sorted(ENV_IDS))
     serve.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port, printed at start)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     serve.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions, each with its own env")
     serve.add_argument("--session-timeout", type=float, help="close sessions idle this many seconds (default: never)")
-    serve.add_argument("--env-kwargs", help='JSON object of env arguments, e.g. \'{"tier": "single"}\'')
+    serve.add_argument(
+        "--env-kwargs",
+        help='JSON object of env arguments of the server\'s own world, e.g. \'{"tier": "single"}\' (a reset that '
+        "carries a task row plays the row's world instead)",
+    )
     serve.add_argument("--log-level", choices=["critical", "error", "warning", "info", "debug"], default="warning")
 
 
@@ -196,6 +204,17 @@ def _episode_options(run: argparse._ArgumentGroup) -> None:
     run.add_argument("--tier", help="only tasks of this tier")
     run.add_argument("--max-turns", type=int, help="tool calls per episode before it is cut off")
     run.add_argument("--env-kwargs", help="JSON object of further env arguments, e.g. '{\"company_seed\": 7}'")
+    run.add_argument(
+        "--split",
+        choices=["train", "test"],
+        help="play a task source of this split (default: the env's own tasks, which are the test split)",
+    )
+    run.add_argument(
+        "--source", type=int, default=0, help="with --split: which of the split's task sources (default 0)"
+    )
+    run.add_argument(
+        "--rows", type=Path, help="a JSONL file of task rows (officegym.splits.task_rows) of one world to play"
+    )
     run.add_argument("--offer-finish", action="store_true", help="offer the model a finish tool")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument(

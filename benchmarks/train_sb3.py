@@ -49,9 +49,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import officegym  # noqa: F401  (registers the env ids)
 from officegym.envs.invoice_approval.v0.bundle import load_bundle
-from officegym.wrappers.diagnostics import SUMMARY_KEY, ProgressDiagnostics
+from officegym.wrappers.diagnostics import SUMMARY_KEY
 from officegym.wrappers.discrete import DiscreteToolCalls
-from officegym.wrappers.shaping import PotentialShaping
+from officegym.wrappers.sb3 import sb3_env
 
 RESULTS = Path(__file__).parent / "results"
 INVOICE = "officegym/InvoiceApproval-v0"
@@ -98,11 +98,11 @@ def eval_env(experiment: Experiment, **overrides: Any) -> DiscreteToolCalls:
 
 
 def train_env(experiment: Experiment) -> gym.Env[Any, Any]:
-    """Adapter, then diagnostics (its episode summary carries the env's return and success), then shaping."""
-    env: gym.Env[Any, Any] = ProgressDiagnostics(eval_env(experiment))
-    if experiment.shaping:
-        env = PotentialShaping(env, gamma=float(PPO_SETTINGS["gamma"]))
-    return env
+    """The README's stack (``sb3_env``): adapter, diagnostics (its episode summary carries the env's return and
+    success), ``is_success``, SB3's ``Monitor`` (so ``verbose=1`` logs ``rollout/ep_rew_mean`` and
+    ``rollout/success_rate``), then shaping if the experiment asks for it. None of these change a reward."""
+    gamma = float(PPO_SETTINGS["gamma"]) if experiment.shaping else None
+    return sb3_env(experiment.env_id, gamma=gamma, **experiment.env_kwargs)
 
 
 # ---------------------------------------------------------------------------------------- evaluation

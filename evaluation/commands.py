@@ -20,8 +20,9 @@ from rich.console import Console
 from ..policies.chat import ScriptedChatPolicy
 from ..policies.registry import make_policy
 from .jobs import ChatPolicyFactory, EvalPlan
-from .records import read_records
+from .records import describe_lines, read_records_with_lines
 from .replay import replay_record, replay_table
+from .rows import eval_world
 from .runner import plan_task_ids, results_path, run_eval
 from .show import select_records, show_episode, show_list, show_side_by_side
 from .summary import summary_table
@@ -34,9 +35,13 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     env_kwargs = json_object(args.env_kwargs, "--env-kwargs")
     if args.max_turns is not None:
         env_kwargs["max_turns"] = args.max_turns
-    tasks = plan_task_ids(args.env_id, env_kwargs, split_ids(args.task_ids), args.tier, args.num_tasks)
+    world = eval_world(
+        args.env_id, env_kwargs, split_ids(args.task_ids), split=args.split, source=args.source, rows=args.rows
+    )
+    env_kwargs = world.env_kwargs
+    tasks = plan_task_ids(args.env_id, env_kwargs, world.task_ids, args.tier, args.num_tasks)
     info, factory, preflight = build_policy(args, env_kwargs)
-    output = results_path(Path(args.output), args.env_id, info["policy"], info.get("model"))
+    output = results_path(Path(args.output), args.env_id, info["policy"], info.get("model"), world.source)
     plan = EvalPlan(
         args.env_id,
         tasks,
@@ -168,10 +173,11 @@ def replay_command(args: argparse.Namespace, console: Console, errors: Console) 
 def load(path: Path, errors: Console) -> list[dict[str, Any]]:
     if not path.is_file():
         raise ValueError(f"no results file at {path}")
-    records, bad = read_records(path)
+    records, bad = read_records_with_lines(path)
     if bad:
         errors.print(
-            f"warning: skipped {bad} unreadable line(s) in {path} (torn or not UTF-8)",
+            f"warning: skipped {len(bad)} unreadable line(s) in {path} ({describe_lines(bad)}: torn, not UTF-8 "
+            "or not an episode record)",
             markup=False,
             highlight=False,
             soft_wrap=True,

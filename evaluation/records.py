@@ -137,26 +137,66 @@ def _activity(run: EpisodeRun) -> dict[str, Any]:
 
 def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
     """The last record of every key, in the order keys first appear, and the number of unreadable lines."""
+    records, bad = read_records_with_lines(path)
+    return records, len(bad)
+
+
+def read_records_with_lines(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """The last record of every key, in the order keys first appear, and the numbers of the lines skipped: torn,
+    not UTF-8, not JSON (or nested too deep to read), or not an episode record (a field missing or of the wrong
+    type, or a key that is not its own ``task_id#rollout``): a reader uses what it can and says where the rest is."""
     latest: dict[str, dict[str, Any]] = {}
-    bad = 0
+    bad: list[int] = []
     with path.open("rb") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             record = _decode(line)
-            if isinstance(record, dict) and isinstance(record.get("key"), str):
+            if is_record(record):
                 latest[record["key"]] = record
             else:
-                bad += 1
+                bad.append(number)
     return list(latest.values()), bad
 
 
+_RECORD_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "key": str,
+    "env_id": str,
+    "task_id": str,
+    "rollout": int,
+    "has_error": bool,
+    "grade": dict,
+    "messages": list,
+}
+
+
+def is_record(value: Any) -> bool:
+    """Whether ``value`` has the fields every reader (resume, ``show``, ``replay``, the summary) relies on."""
+    if not isinstance(value, dict):
+        return False
+    if any(not isinstance(value.get(name), kind) for name, kind in _RECORD_FIELDS.items()):
+        return False
+    reward = value.get("reward")
+    if reward is not None and (isinstance(reward, bool) or not isinstance(reward, int | float)):
+        return False
+    if not value["has_error"] and reward is None:
+        return False
+    return bool(value["key"] == episode_key(value["task_id"], value["rollout"]))
+
+
+def describe_lines(numbers: list[int], limit: int = 10) -> str:
+    """``line 3`` / ``lines 3, 7, 12 and 4 more``, for warnings that say where a file was skipped."""
+    shown = ", ".join(str(n) for n in numbers[:limit])
+    more = f" and {len(numbers) - limit} more" if len(numbers) > limit else ""
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}{more}"
+
+
 def _decode(line: bytes) -> Any:
-    """One line as JSON, ``None`` when it is not (torn, not UTF-8): decoded line by line, so a bad line
-    costs that line only (``UnicodeDecodeError`` is a ``ValueError``)."""
+    """One line as JSON, ``None`` when it is not (torn, not UTF-8, nested past Python's recursion limit):
+    decoded line by line, so a bad line costs that line only (``UnicodeDecodeError`` is a ``ValueError``)."""
     try:
         return json.loads(line.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 

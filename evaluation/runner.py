@@ -29,7 +29,16 @@ from ..policies.chat import redact
 from .episode import EpisodeRun
 from .jobs import ChatPolicyFactory, EvalPlan, TurnReporter, play
 from .live import LiveView
-from .records import Job, RecordWriter, check_resumable, episode_seed, read_records
+from .lock import results_lock
+from .records import (
+    Job,
+    RecordWriter,
+    check_resumable,
+    describe_lines,
+    episode_seed,
+    read_records,
+    read_records_with_lines,
+)
 from .summary import summarize
 
 RESERVED_ENV_KWARGS = ("task_ids", "tier", "render_mode")
@@ -60,11 +69,13 @@ def plan_task_ids(
     return selected[:limit] if limit else selected
 
 
-def results_path(output: Path, env_id: str, policy: str, model: str | None) -> Path:
-    """``output`` itself if it names a ``.jsonl`` file, else ``output/<Env>__<policy>[-<model>].jsonl``."""
+def results_path(output: Path, env_id: str, policy: str, model: str | None, source: str | None = None) -> Path:
+    """``output`` itself if it names a ``.jsonl`` file, else ``output/<Env>__<policy>[-<model>][__<source>].jsonl``
+    (the source of ``--split``/``--rows``: one file per company or deal range, since task ids repeat)."""
     if output.suffix == ".jsonl":
         return output
     name = env_id.split("/")[-1] + "__" + (f"{policy}-{model}" if model else policy)
+    name += f"__{source}" if source else ""
     return output / (re.sub(r"[^A-Za-z0-9._-]+", "-", name) + ".jsonl")
 
 
@@ -85,9 +96,19 @@ def run_eval(
     once before the first episode (not when nothing is left to run); ``warn`` hears about unreadable lines."""
     _check_plan(plan)
     config = plan.config()
-    jobs, pending = _jobs(plan, config, warn)
+    _, pending = _jobs(plan, config, warn)
     if pending and preflight is not None:
-        preflight()
+        preflight()  # before the lock: a refused key or URL leaves nothing behind
+    with results_lock(plan.output):
+        return _run_locked(plan, make_policy, console, live, config)
+
+
+def _run_locked(
+    plan: EvalPlan, make_policy: ChatPolicyFactory, console: Console, live: bool, config: dict[str, Any]
+) -> EvalOutcome:
+    """The run, owning the results file: what is left to run is read again under the lock, so two evals
+    started together never both run an episode."""
+    jobs, pending = _jobs(plan, config, None)
     title = f"{plan.env_id} · {config['model'] or config['policy']}"
     view = LiveView(console, title, len(pending), threshold=plan.pass_threshold, enabled=live)
     _run_pending(plan, pending, make_policy, config, view)
@@ -102,10 +123,12 @@ def run_eval(
 def _jobs(plan: EvalPlan, config: dict[str, Any], warn: Callable[[str], None] | None) -> tuple[list[Job], list[Job]]:
     """Every job of the plan, and those the results file does not hold yet (or holds as errors). A line that
     cannot be read (cut by a crash, not UTF-8) is skipped with a warning: its episode simply runs again."""
-    existing, bad = read_records(plan.output) if plan.output.exists() and not plan.restart else ([], 0)
+    fresh = plan.restart or not plan.output.exists()
+    existing, bad = ([], []) if fresh else read_records_with_lines(plan.output)
     if bad and warn is not None:
         warn(
-            f"warning: skipped {bad} unreadable line(s) in {plan.output} (torn or not UTF-8); those episodes run again"
+            f"warning: skipped {len(bad)} unreadable line(s) in {plan.output} ({describe_lines(bad)}: torn, not "
+            "UTF-8 or not an episode record); those episodes run again"
         )
     check_resumable(existing, config, plan.output)
     done = {r["key"] for r in existing if not r.get("has_error")}

@@ -1,13 +1,15 @@
-"""RLlib PPO on officegym: ``python -m examples.rllib_ppo [--iterations N] [--env-runners K] [--address A]``.
+"""RLlib PPO on officegym: ``python -m officegym.examples.rllib_ppo [--iterations N] [--env-runners K] [--address A]``.
 
-The env is registered with ``register_env`` and wrapped in the SB3 adapter (``DiscreteToolCalls``: a
-``Discrete`` catalogue of tool calls and a ``Box`` of hashed text features), which RLlib consumes as it is.
-Each of the ``--env-runners`` Ray actors holds its own envs and steps them locally; only sampled episodes
-travel to the learner. Actions are masked as with SB3's ``MaskablePPO``: ``MaskInObservation`` puts the
-adapter's mask into a ``Dict`` observation, and RLlib's ``ActionMaskingTorchRLModule`` (shipped in RLlib's
-examples) gives masked entries no probability. ``--no-mask`` trains without it, for comparison.
+(From a checkout, ``python -m examples.rllib_ppo`` runs the same file.) The env is registered with
+``register_env`` and wrapped in the SB3 adapter (``DiscreteToolCalls``: a ``Discrete`` catalogue of tool calls
+and a ``Box`` of hashed text features), which RLlib consumes as it is. Each of the ``--env-runners`` Ray actors
+holds its own envs and steps them locally; only sampled episodes travel to the learner. Actions are masked as
+with SB3's ``MaskablePPO``: ``MaskInObservation`` puts the adapter's mask into a ``Dict`` observation, and
+``MaskedPPOModule`` (``officegym.examples.rllib_masking``, built on RLlib's documented RLModule API) gives masked
+entries no probability. ``--no-mask`` trains RLlib's default PPO module without the mask, for comparison.
 
-Needs the ``ray`` extra (``pip install 'officegym[ray]'``, which brings RLlib).
+Needs the ``ray`` extra (``pip install 'officegym[ray]'``, which brings RLlib and torch). Importing this module
+needs neither: Ray, RLlib and torch are imported when it trains.
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     import ray
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
     from ray.tune.registry import register_env
+
+    # by its installed name, so Ray's workers import the module class instead of unpickling a copy of it
+    from officegym.examples.rllib_masking import MaskedPPOModule
 
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     ray.init(
@@ -67,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         .debugging(seed=0)
     )
     if not args.no_mask:
-        config = config.rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+        config = config.rl_module(rl_module_spec=RLModuleSpec(module_class=MaskedPPOModule))
     started = time.perf_counter()
     algo = config.build_algo()
     print(f"built in {time.perf_counter() - started:.1f} s")

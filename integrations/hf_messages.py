@@ -10,10 +10,13 @@ reasoning under ``reasoning_content``. Chat templates of open models (TRL ships 
   emit; templates that write key/value pairs (Qwen3.5+, GLM, Nemotron, LFM2, Gemma 4) fail or wrap it again.
 - ``content`` must be a string: ``None`` renders as "None"/"null" or breaks string concatenation.
 - reasoning is read as ``reasoning_content`` by most templates and as ``thinking`` by gpt-oss and LFM2.5.
+- Mistral's v3-family templates refuse a tool-call id that is not exactly 9 characters (mistral-common's
+  validator: 9 ASCII letters and digits). ``ChatWrapper``'s own ids are, but it keeps the ids a model gave, and
+  OpenAI-style ids (``call_...``, vLLM's ``chatcmpl-tool-...``) are not.
 
-:func:`to_hf_messages` converts a transcript; :func:`template_options` reads from a template's source the three
+:func:`to_hf_messages` converts a transcript; :func:`template_options` reads from a template's source the four
 things that differ between templates (which reasoning field it reads, whether it pastes ``arguments`` into a
-string, whether it takes one tool call per assistant turn), so that
+string, whether it takes one tool call per assistant turn, whether it checks the ids' length), so that
 ``to_hf_messages(messages, **template_options(tokenizer.chat_template))`` fits any of them. Nothing here
 imports an optional package: the conversion is plain data.
 """
@@ -25,7 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict
 
-from ..wrappers.chat import UNPARSED_ARGUMENTS
+from ..wrappers.chat import UNPARSED_ARGUMENTS, fresh_call_id, is_short_call_id
 
 __all__ = ["REASONING_FIELDS", "TemplateOptions", "template_options", "to_hf_messages"]
 
@@ -37,6 +40,7 @@ _THINKING_TEST = re.compile(r"""['"]thinking['"]\s+in\s+message\b""")
 _ARGUMENTS_CONCATENATED = re.compile(r"""\+\s*[\w.\[\]'"]*\barguments\b['"]?\]?\s*\+""")
 _FIRST_CALL = re.compile(r"""tool_calls\s*\[\s*0\s*\]""")
 _CALL_LOOP = re.compile(r"""for\s+\w+\s+in\s+message\s*(\.tool_calls|\[\s*['"]tool_calls['"]\s*\])""")
+_ID_LENGTH_CHECK = re.compile(r"""(\.id|_id|\[\s*['"](tool_call_)?id['"]\s*\])\s*\|\s*length\s*(!=|==)\s*9\b""")
 
 
 class TemplateOptions(TypedDict):
@@ -45,6 +49,7 @@ class TemplateOptions(TypedDict):
     reasoning_key: str | None
     arguments_as_text: bool
     one_call_per_message: bool
+    short_call_ids: bool
 
 
 def template_options(chat_template: str) -> TemplateOptions:
@@ -56,6 +61,9 @@ def template_options(chat_template: str) -> TemplateOptions:
       DeepSeek-V3 template), which only works on the JSON text.
     - ``one_call_per_message``: the template reads only ``tool_calls[0]`` of an assistant turn: Llama 3.1 and
       3.2 refuse a turn with more calls, gpt-oss silently renders the first one only.
+    - ``short_call_ids``: the template checks that an id (``tool_call.id``, ``tool_call_id``) has length 9, as
+      Mistral's v3-family templates do before they raise "Tool call IDs should be alphanumeric strings with
+      length 9!".
     """
     if "reasoning_content" in chat_template:
         reasoning_key: str | None = "reasoning_content"
@@ -67,6 +75,7 @@ def template_options(chat_template: str) -> TemplateOptions:
         "reasoning_key": reasoning_key,
         "arguments_as_text": bool(_ARGUMENTS_CONCATENATED.search(chat_template)),
         "one_call_per_message": bool(_FIRST_CALL.search(chat_template)) and not _CALL_LOOP.search(chat_template),
+        "short_call_ids": bool(_ID_LENGTH_CHECK.search(chat_template)),
     }
 
 
@@ -76,6 +85,7 @@ def to_hf_messages(
     reasoning_key: str | None = "reasoning_content",
     arguments_as_text: bool = False,
     one_call_per_message: bool = False,
+    short_call_ids: bool = False,
 ) -> list[dict[str, Any]]:
     """A copy of ``messages`` (OpenAI chat format) that Hugging Face chat templates render as intended.
 
@@ -90,13 +100,20 @@ def to_hf_messages(
     - ``one_call_per_message=True`` splits an assistant turn with several calls into one turn per call, each
       followed by its result (``ChatWrapper`` runs the calls in order, one env step each, so this is the same
       episode). Content and reasoning stay on the first of them.
+    - ``short_call_ids=True`` gives every tool call whose id is not 9 ASCII letters and digits (or that has none)
+      a new id of ``ChatWrapper``'s kind (``call`` + 5 base-36 digits, from the turn and the call's index), and
+      the ``tool`` messages that answer it the same; ids that already fit are kept, and no new id repeats one.
 
     The input is not modified.
     """
+    messages = list(messages)
+    renamer = _CallIdRenamer(messages) if short_call_ids else None
     names: dict[str, str] = {}
     converted: list[dict[str, Any]] = []
     for message in messages:
         out = _convert(message, reasoning_key, arguments_as_text)
+        if renamer is not None:
+            renamer.rename(out)
         for call in out.get("tool_calls", ()):
             if (
                 isinstance(call, Mapping)
@@ -147,6 +164,39 @@ def arguments_object(arguments: Any) -> dict[str, Any]:
             return {UNPARSED_ARGUMENTS: arguments}
         return decoded if isinstance(decoded, dict) else {UNPARSED_ARGUMENTS: arguments}
     return {UNPARSED_ARGUMENTS: json.dumps(arguments, ensure_ascii=False, default=repr)}
+
+
+class _CallIdRenamer:
+    """Rewrites the ids a length-checking template refuses, consistently in the calls and in the ``tool``
+    messages that answer them (a ``tool`` message answers the latest call with its id)."""
+
+    def __init__(self, messages: list[Mapping[str, Any]]) -> None:
+        self.used: set[str] = {
+            call["id"]
+            for message in messages
+            for call in message.get("tool_calls") or ()
+            if isinstance(call, Mapping) and is_short_call_id(call.get("id"))
+        }
+        self.renamed: dict[str, str] = {}
+        self.turn = 0
+
+    def rename(self, message: dict[str, Any]) -> None:
+        answered = message.get("tool_call_id")
+        if message.get("role") == "tool" and isinstance(answered, str) and answered in self.renamed:
+            message["tool_call_id"] = self.renamed[answered]
+        calls = message.get("tool_calls")
+        if not calls:
+            return
+        self.turn += 1
+        message["tool_calls"] = [self._call(call, k) for k, call in enumerate(calls)]
+
+    def _call(self, call: Any, k: int) -> Any:
+        if not isinstance(call, Mapping) or is_short_call_id(call.get("id")):
+            return call
+        new = fresh_call_id(self.turn, k, self.used)
+        if isinstance(call.get("id"), str):
+            self.renamed[call["id"]] = new
+        return {**call, "id": new}
 
 
 def _one_call_per_message(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,25 +1,33 @@
 """Every officegym env over the OpenEnv protocol (``openenv-core`` 0.3): ``officegym serve ENV_ID``.
 
 OpenEnv serves an environment with FastAPI: a WebSocket at ``/ws`` where every connection is its own session
-(``reset``, ``step``, ``state`` and ``close`` messages), plus stateless HTTP ``/reset`` and ``/step`` (each
-request on a fresh env, as OpenEnv 0.3 defines them), ``/state``, ``/schema``, ``/metadata`` and ``/health``.
-This module gives OpenEnv what it needs to serve any registered officegym env id with its own server
-(``HTTPEnvServer``), so OpenEnv's clients (``GenericEnvClient``, ``EnvClient`` subclasses) work unchanged:
+(``reset``, ``step``, ``state`` and ``close`` messages), MCP JSON-RPC at ``/mcp`` (HTTP POST and a WebSocket),
+plus stateless HTTP ``/reset`` and ``/step`` (each request on a fresh env, as OpenEnv 0.3 defines them),
+``/state``, ``/schema``, ``/metadata`` and ``/health``. This module gives OpenEnv what it needs to serve any
+registered officegym env id with its own server (``HTTPEnvServer``), so OpenEnv's clients (``GenericEnvClient``,
+``MCPToolClient``, ``EnvClient`` subclasses) work unchanged:
 
 - **Action** ``OfficeGymAction``: one tool call ``{"name": ..., "arguments": {...}}``. Anything may be sent in
   these fields; the env judges it, so a bad call is an ``Error: ...`` observation, as it is locally, and never
-  an OpenEnv validation error.
+  an OpenEnv validation error. Beside it, OpenEnv's MCP actions ``{"type": "list_tools"}`` and ``{"type":
+  "call_tool", "tool_name", "arguments"}`` (what ``MCPToolClient`` sends) reach the env's tools as an MCP server
+  (``openenv_mcp.py``: the tools are made from the env's ``tool_schemas``, with no code per domain).
 - **Observation** ``OfficeGymObservation``: ``text`` (the work order after reset, then each tool's result),
   ``done``, ``reward``, ``grade`` (``info["grade"]`` on the episode's last step, else null), ``truncated``
   and ``info`` (the rest of the env's info: the system prompt, the tool schemas, the task and its tier after
-  reset; the turn and ``is_error`` after a step).
-- **Reset** takes ``task_id`` and ``seed`` (and OpenEnv's ``episode_id``); **state** reports the session's
-  env id, task, seed, step count, last reward and grade.
+  reset; the turn and ``is_error`` after a step). An MCP tool call answers ``OfficeGymToolObservation``: OpenEnv's
+  ``CallToolObservation`` (``tool_name``, ``result``) with the same ``text``, ``grade``, ``truncated``, ``info``.
+- **Reset** takes ``task_id`` and ``seed`` (and OpenEnv's ``episode_id``) for a task of the server's world, or a
+  task row of ``officegym.splits`` (its ``env_kwargs`` and ``task_id``, flat or as ``row=``) for exactly that
+  row's world; ``openenv_session.py`` says what a reset names. **State** reports the session's env id, world
+  (``env_kwargs``), task, seed, step count, last reward and grade.
 
 Concurrency: officegym envs are not thread-safe, so every session owns one env instance, and every reset and
 step of every session runs on the server's event loop thread, one call at a time (``OfficeGymEnvironment``
-says why); ``state`` reads a snapshot published after each call, never the env. Sessions share nothing. The
-stateless HTTP ``/reset`` and ``/step`` make a fresh env per request.
+says why); ``state`` reads a snapshot published after each call, never the env. Sessions share nothing. Making
+the env of a new world (a reset with another row's ``env_kwargs``) runs on one worker thread, since generating a
+company takes seconds to minutes the first time. The stateless HTTP ``/reset`` and ``/step`` make a fresh env
+per request.
 
 Nothing here imports OpenEnv until it is used: this module must import without the extra (the test suite
 imports every module of the package), and OpenEnv's own imports (Gradio, FastMCP) take seconds. The OpenEnv
@@ -29,129 +37,31 @@ classes are therefore built on first use (``openenv_types()``) and reachable as 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
-import uuid
-from collections.abc import Callable, Mapping, MutableMapping
-from dataclasses import dataclass, field
+import warnings
+from collections.abc import AsyncIterator, Callable, Mapping, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import gymnasium as gym
-
-from ..envs.core.tool_env import ToolEnv
+from .openenv_mcp import LazyClient, env_call, result_payload, tool_server, tool_specs, turn_of
+from .openenv_session import NO_EPISODE, RESET_PARAMETERS, OfficeSession, Turn, make_env
 from .optional import import_optional, install_hint
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+__all__ = ["NO_EPISODE", "RESET_PARAMETERS", "OfficeSession", "Turn", "create_app", "make_env", "openenv_types"]
 EXTRA = install_hint("openenv")
 DEFAULT_MAX_SESSIONS = 256
-RESET_PARAMETERS = ("seed", "task_id", "episode_id")
-NO_EPISODE = "Error: no episode has started in this session; send reset (with task_id and seed if wanted) first."
+MCP_ACTIONS = ("list_tools", "call_tool")
 
 
 def require(module: str) -> Any:
     """Import a module of the extra, or fail with the one command that installs it."""
     return import_optional(module, "officegym's OpenEnv server needs openenv-core 0.3", "openenv")
-
-
-# --------------------------------------------------------------------------- one session, without OpenEnv
-@dataclass(frozen=True)
-class Turn:
-    """One observation as plain data: what ``reset`` or ``step`` answered, before it becomes OpenEnv's model."""
-
-    text: str
-    reward: float | None
-    done: bool
-    truncated: bool = False
-    grade: dict[str, Any] | None = None
-    info: dict[str, Any] = field(default_factory=dict)
-
-
-def make_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> gym.Env[Any, Any]:
-    """``gym.make`` for a registered officegym env id; refuses ids that are not tool envs, because the
-    protocol below is the tool-call contract of ``ToolEnv``."""
-    if env_id not in gym.registry:
-        from .. import ENV_IDS
-
-        raise ValueError(f"unknown env id {env_id!r}; officegym serves {', '.join(ENV_IDS)}")
-    env = gym.make(env_id, **dict(env_kwargs or {}))
-    if not isinstance(env.unwrapped, ToolEnv):
-        env.close()
-        raise ValueError(f"{env_id} is not an officegym tool env; only tool envs speak this protocol")
-    return env
-
-
-def check_reset(seed: Any, task_id: Any, episode_id: Any, unknown: Mapping[str, Any]) -> None:
-    """Refuse what ``reset`` would otherwise ignore or misread: a remote trainer with a typo in a parameter
-    name must hear of it, not play random tasks."""
-    if unknown:
-        raise ValueError(
-            f"unknown reset parameter(s): {', '.join(sorted(unknown))}; officegym takes {', '.join(RESET_PARAMETERS)}"
-        )
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or null, got {seed!r}")
-    for name, value in (("task_id", task_id), ("episode_id", episode_id)):
-        if value is not None and not isinstance(value, str):
-            raise ValueError(f"{name} must be a string or null, got {type(value).__name__}")
-
-
-class OfficeSession:
-    """One officegym env behind one OpenEnv session.
-
-    Plain Python and OpenEnv-free, so the protocol's meaning is testable on its own. Not thread-safe, like the
-    env it owns: one call at a time (the server makes every call from its event loop thread). ``snapshot()``
-    may be read from any thread at any time: it returns a dict that is replaced, never changed, after each call.
-    """
-
-    def __init__(self, env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> None:
-        self.env_id = env_id
-        self.env = make_env(env_id, env_kwargs)
-        self._started = False
-        self._snapshot: dict[str, Any] = {"episode_id": None, "step_count": 0, "env_id": env_id, "done": True}
-
-    def reset(self, seed: Any = None, task_id: Any = None, episode_id: Any = None, **unknown: Any) -> Turn:
-        """Start an episode on ``task_id`` (or a task drawn with ``seed``), as ``env.reset`` does."""
-        check_reset(seed, task_id, episode_id, unknown)
-        text, info = self.env.reset(seed=seed, options=None if task_id is None else {"task_id": task_id})
-        self._started = True
-        self._snapshot = {
-            "episode_id": episode_id or uuid.uuid4().hex,
-            "step_count": 0,
-            "env_id": self.env_id,
-            "task_id": info.get("task_id"),
-            "seed": seed,
-            "done": False,
-            "reward": None,
-            "grade": None,
-        }
-        return Turn(text=text, reward=None, done=False, info=dict(info))
-
-    def step(self, action: Any) -> Turn:
-        """One tool call; the grade moves from the env's info into its own field."""
-        if not self._started:  # Gymnasium's order check would raise; a remote agent gets the env's kind of answer
-            return Turn(text=NO_EPISODE, reward=0.0, done=True, info={"turn": 0, "is_error": True})
-        text, reward, terminated, truncated, info = self.env.step(action)
-        info = dict(info)
-        grade = info.pop("grade", None)
-        done = bool(terminated or truncated)
-        self._publish(reward=float(reward), done=done, grade=grade)
-        return Turn(text=text, reward=float(reward), done=done, truncated=bool(truncated), grade=grade, info=info)
-
-    def _publish(self, reward: float, done: bool, grade: dict[str, Any] | None) -> None:
-        """Count the step; until the episode has ended, also record its reward, end and grade (the ``Error:``
-        answers to steps after the end leave the episode's result as it was). A new dict, swapped in whole, so a
-        reader on another thread sees the state before or after the step, never half of it."""
-        snapshot = {**self._snapshot, "step_count": int(self._snapshot["step_count"]) + 1}
-        if not self._snapshot["done"]:
-            snapshot.update(reward=reward, done=done, grade=grade)
-        self._snapshot = snapshot
-
-    def snapshot(self) -> dict[str, Any]:
-        """The session's state for OpenEnv's ``state``: what is known without touching the env."""
-        return self._snapshot
-
-    def close(self) -> None:
-        self.env.close()
 
 
 # --------------------------------------------------------------------------- the OpenEnv classes, built lazily
@@ -161,9 +71,11 @@ class OpenEnvTypes:
 
     action: type[Any]
     observation: type[Any]
+    tool_observation: type[Any]
     state: type[Any]
     environment: type[Any]
     client: type[Any]
+    tool_client: type[Any]
 
 
 @functools.cache
@@ -172,12 +84,20 @@ def openenv_types() -> OpenEnvTypes:
     Each builder imports OpenEnv itself; OpenEnv ships no type information, hence the ``type: ignore[misc]``
     on every class that subclasses one of its classes."""
     require("openenv")
+    require("fastmcp")
+    # OpenEnv 0.3 reads FastMCP 4's renamed Tool.inputSchema on every list_tools (its own compatibility check);
+    # the warning is OpenEnv's to fix and says nothing to a user of officegym
+    warnings.filterwarnings(
+        "ignore", "Accessing `Tool.inputSchema` is deprecated", module="openenv.core.env_server.mcp_environment"
+    )
     action = _action_model()
     observation = _observation_model()
+    tool_observation = _tool_observation_model()
     state = _state_model()
-    environment = _environment_class(observation, state)
+    environment = _environment_class(observation, tool_observation, state)
     client = _client_class(action, observation, state)
-    return OpenEnvTypes(action, observation, state, environment, client)
+    tool_client = _tool_client_class(observation, tool_observation)
+    return OpenEnvTypes(action, observation, tool_observation, state, environment, client, tool_client)
 
 
 def _action_model() -> type[Any]:
@@ -187,7 +107,9 @@ def _action_model() -> type[Any]:
     class OfficeGymAction(Action):  # type: ignore[misc]
         """One officegym tool call. The fields take any JSON value and extra keys are kept: the env checks the
         call exactly as sent, so a malformed one becomes an ``Error: ...`` observation (as it does locally),
-        not an OpenEnv validation error."""
+        not an OpenEnv validation error. ``{"type": "list_tools"}`` and ``{"type": "call_tool", "tool_name",
+        "arguments"}`` are OpenEnv's MCP actions (OpenEnv routes them only for MCP-typed action classes, so they
+        arrive here and the environment routes them)."""
 
         model_config = ConfigDict(extra="allow", validate_assignment=True)
         name: Any = Field(default=None, description="the tool to call", json_schema_extra={"type": "string"})
@@ -203,26 +125,54 @@ def _action_model() -> type[Any]:
     return OfficeGymAction
 
 
-def _observation_model() -> type[Any]:
-    from openenv.core.env_server.types import Observation
+def _episode_fields() -> dict[str, Any]:
+    """The fields every officegym observation adds to OpenEnv's (annotation, field), for ``create_model``."""
     from pydantic import Field
 
-    class OfficeGymObservation(Observation):  # type: ignore[misc]
-        """What officegym answers, plus ``done`` and ``reward``. The grade has its own field because OpenEnv
-        does not send an observation's ``metadata`` to clients."""
+    return {
+        "text": (str, Field(default="", description="the work order after reset, then each tool's result")),
+        "grade": (
+            dict[str, Any] | None,
+            Field(default=None, description="info['grade'] on the episode's last step: reward, components"),
+        ),
+        "truncated": (bool, Field(default=False, description="cut off by max_turns (done is true too)")),
+        "info": (
+            dict[str, Any],
+            Field(
+                default_factory=dict,
+                description="the env's info without the grade: system_prompt, tools, task_id, tier after reset; "
+                "turn and is_error after a step",
+            ),
+        ),
+    }
 
-        text: str = Field(default="", description="the work order after reset, then each tool's result")
-        grade: dict[str, Any] | None = Field(
-            default=None, description="info['grade'] on the episode's last step: reward, components, diagnostics"
-        )
-        truncated: bool = Field(default=False, description="cut off by max_turns (done is true too)")
-        info: dict[str, Any] = Field(
-            default_factory=dict,
-            description="the env's info without the grade: system_prompt, tools, task_id, tier after reset; "
-            "turn and is_error after a step",
-        )
 
-    return OfficeGymObservation
+def _observation_model() -> type[Any]:
+    from openenv.core.env_server.types import Observation
+    from pydantic import create_model
+
+    doc = """What officegym answers, plus ``done`` and ``reward``. The grade has its own field because OpenEnv
+    does not send an observation's ``metadata`` to clients."""
+    model: type[Any] = create_model(
+        "OfficeGymObservation", __base__=Observation, __doc__=doc, __module__=__name__, **_episode_fields()
+    )
+    return model
+
+
+def _tool_observation_model() -> type[Any]:
+    from openenv.core.env_server.mcp_types import CallToolObservation
+    from pydantic import create_model
+
+    doc = """An MCP tool call's answer: OpenEnv's ``CallToolObservation`` (``tool_name``, ``result``: the MCP
+    result, whose ``data`` is the text) with officegym's episode fields, so a generic client sees the grade."""
+    model: type[Any] = create_model(
+        "OfficeGymToolObservation",
+        __base__=CallToolObservation,
+        __doc__=doc,
+        __module__=__name__,
+        **_episode_fields(),
+    )
+    return model
 
 
 def _state_model() -> type[Any]:
@@ -232,6 +182,7 @@ def _state_model() -> type[Any]:
         """The session's episode: OpenEnv's ``episode_id`` and ``step_count`` plus what officegym knows."""
 
         env_id: str = ""
+        env_kwargs: str = "{}"
         task_id: str | None = None
         seed: int | None = None
         done: bool = True
@@ -241,9 +192,20 @@ def _state_model() -> type[Any]:
     return OfficeGymState
 
 
-def _environment_class(observation: type[Any], state: type[Any]) -> type[Any]:
-    from openenv.core.env_server.interfaces import Environment
+@functools.cache
+def world_builder() -> ThreadPoolExecutor:
+    """The one thread that makes the env of a new world for every session of the process. Generating a
+    company takes seconds (a minute for InvoiceApproval-v1) the first time in a process, which must not stop
+    the event loop every session runs on; one thread keeps the generators and their caches single-threaded."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="officegym-worlds")
+
+
+def _environment_class(observation: type[Any], tool_observation: type[Any], state: type[Any]) -> type[Any]:
+    from openenv.core.env_server.mcp_environment import MCPEnvironment
+    from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction
     from openenv.core.env_server.types import EnvironmentMetadata
+    from openenv.core.utils import run_async_safely
+    from pydantic import ValidationError
 
     from .. import __version__
 
@@ -251,43 +213,110 @@ def _environment_class(observation: type[Any], state: type[Any]) -> type[Any]:
         fields = {"text": turn.text, "reward": turn.reward, "done": turn.done, "truncated": turn.truncated}
         return observation(**fields, grade=turn.grade, info=turn.info)
 
-    class OfficeGymEnvironment(Environment):  # type: ignore[misc]
-        """OpenEnv's ``Environment`` over one ``OfficeSession``.
+    def to_tool_observation(tool_name: Any, turn: Turn) -> Any:
+        fields = {"text": turn.text, "reward": turn.reward, "done": turn.done, "truncated": turn.truncated}
+        name = tool_name if isinstance(tool_name, str) else str(tool_name)
+        return tool_observation(tool_name=name, result=result_payload(turn), **fields, grade=turn.grade, info=turn.info)
+
+    def mcp_action(action: Any) -> Any:
+        """The MCP action a step payload is (``ListToolsAction``, ``CallToolAction``, or the plain tool call of a
+        malformed ``call_tool``), or None for an officegym tool call."""
+        if isinstance(action, ListToolsAction | CallToolAction):
+            return action
+        call = action.tool_call()
+        if call.get("type") == "list_tools":
+            return ListToolsAction()
+        if call.get("type") != "call_tool":
+            return None
+        try:
+            return CallToolAction.model_validate(call)
+        except ValidationError:
+            return env_call(call)
+
+    class OfficeGymEnvironment(MCPEnvironment):  # type: ignore[misc]
+        """OpenEnv's ``MCPEnvironment`` over one ``OfficeSession``: officegym tool calls, and the same tools as
+        an MCP server (``openenv_mcp.py``) for ``ListToolsAction``/``CallToolAction`` and ``/mcp``.
 
         Concurrency-safe because every session has its own instance (its own books). Threads: ``reset_async``
         and ``step_async`` do the work directly, so OpenEnv runs every reset and step on the server's event
-        loop thread, one call at a time, and no thread ever enters an env another is in. A step takes
-        microseconds (grading the longest task under a millisecond), so handing it to a worker thread costs
-        more than the step: under 80 concurrent sessions, a worker thread per session halved the throughput
-        and one shared worker still cost a quarter of it (``benchmarks/openenv_load.py``). Making and
-        closing envs runs on one shared worker thread (``REQUIRES_SINGLE_THREAD_EXECUTOR``), not a new
-        thread per session. A domain with slow tools would hold up every session and should drop the two
-        ``*_async`` methods to get OpenEnv's worker thread back.
+        loop thread, one call at a time, and no thread ever enters an env another is in (the MCP tools are
+        coroutines on that loop too). A step takes microseconds (grading the longest task under a
+        millisecond), so handing it to a worker thread costs more than the step: under 80 concurrent
+        sessions, a worker thread per session halved the throughput and one shared worker still cost a quarter
+        of it (``benchmarks/openenv_load.py``). Making and closing envs runs on one shared worker thread
+        (``REQUIRES_SINGLE_THREAD_EXECUTOR``), not a new thread per session; so does making the env of a new
+        world on reset (``world_builder``). A domain with slow tools would hold up every session and should
+        drop the two ``*_async`` methods to get OpenEnv's worker thread back.
         """
 
         SUPPORTS_CONCURRENT_SESSIONS = True
         REQUIRES_SINGLE_THREAD_EXECUTOR = True
 
         def __init__(self, env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> None:
-            super().__init__()
             self.session = OfficeSession(env_id, env_kwargs)
+            self.tool_names = frozenset(spec["name"] for spec in tool_specs(self.session.tool_schemas()))
+            server = tool_server(f"officegym {env_id}", self.session.tool_schemas(), self.session.step)
+            super().__init__(server)
+            self.mcp_client = LazyClient(server)
+            self._mcp_depth = 0
 
-        def reset(self, seed: Any = None, episode_id: Any = None, task_id: Any = None, **unknown: Any) -> Any:
-            return to_observation(self.session.reset(seed=seed, task_id=task_id, episode_id=episode_id, **unknown))
+        @contextlib.asynccontextmanager
+        async def mcp_session(self) -> AsyncIterator[Any]:
+            """What OpenEnv holds open for the session's lifetime (and enters around each MCP request): the
+            client connects on its first use and disconnects when the outermost entry exits (``LazyClient``)."""
+            client = self._require_mcp_client()
+            self._mcp_depth += 1
+            try:
+                yield client
+            finally:
+                self._mcp_depth -= 1
+                if self._mcp_depth == 0:
+                    await client.disconnect()
+
+        def _validate_tool_names(self, mcp_server: Any) -> None:
+            """``tool_server`` has refused OpenEnv's reserved names already; the base class would list the tools
+            by running an event loop of its own, once per session."""
+
+        def reset(self, seed: Any = None, episode_id: Any = None, **params: Any) -> Any:
+            return to_observation(self.session.reset(seed=seed, episode_id=episode_id, **params))
+
+        async def reset_async(self, seed: Any = None, episode_id: Any = None, **params: Any) -> Any:
+            """``reset`` on the event loop thread, except for making a new world's env (see the class docstring)."""
+            request = self.session.request(seed=seed, episode_id=episode_id, **params)
+            if self.session.needs_env(request):
+                loop = asyncio.get_running_loop()
+                env = await loop.run_in_executor(world_builder(), self.session.build_env, request)
+                self.session.install(request, env)
+            return to_observation(self.session.start(request))
 
         def step(self, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
-            """``timeout_s`` and HTTP's ``request_id`` are accepted and unused: a step takes microseconds."""
+            """``timeout_s`` and HTTP's ``request_id`` are accepted; only MCP calls use the timeout. An MCP action
+            outside a server runs the MCP server on an event loop of its own."""
+            if mcp_action(action) is None:
+                return self._step_impl(action)
+            return run_async_safely(self.step_async(action, timeout_s=timeout_s))
+
+        def _step_impl(self, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
+            """An officegym tool call (the base class's hook for actions that are not MCP's)."""
             return to_observation(self.session.step(action.tool_call()))
 
-        async def reset_async(
-            self, seed: Any = None, episode_id: Any = None, task_id: Any = None, **unknown: Any
-        ) -> Any:
-            """``reset`` itself, on the event loop thread (see the class docstring)."""
-            return self.reset(seed=seed, episode_id=episode_id, task_id=task_id, **unknown)
-
         async def step_async(self, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
-            """``step`` itself, on the event loop thread (see the class docstring)."""
-            return self.step(action, timeout_s=timeout_s, **kwargs)
+            """``step`` on the event loop thread (see the class docstring); MCP actions go to the MCP server."""
+            mcp = mcp_action(action)
+            if mcp is None:
+                return self._step_impl(action)
+            if isinstance(mcp, ListToolsAction):
+                return await self._async_handle_list_tools()
+            if not isinstance(mcp, CallToolAction):
+                return to_tool_observation(mcp.get("name"), self.session.step(mcp))
+            if mcp.tool_name not in self.tool_names:  # the env's answer, without MCP's client warning of the name
+                call = {"name": mcp.tool_name, "arguments": mcp.arguments}
+                return to_tool_observation(mcp.tool_name, self.session.step(call))
+            answer = await self._async_handle_call_tool(mcp, timeout_s=timeout_s)
+            turn = turn_of(answer.result)
+            if turn is None:  # the env was not reached (a timeout): OpenEnv's error, as MCPToolClient expects it
+                return answer
+            return to_tool_observation(mcp.tool_name, turn)
 
         @property
         def state(self) -> Any:
@@ -300,6 +329,7 @@ def _environment_class(observation: type[Any], state: type[Any]) -> type[Any]:
 
         def close(self) -> None:
             self.session.close()
+            super().close()
 
     return OfficeGymEnvironment
 
@@ -326,12 +356,36 @@ def _client_class(action: type[Any], observation: type[Any], state: type[Any]) -
     return OfficeGymClient
 
 
+def _tool_client_class(observation: type[Any], tool_observation: type[Any]) -> type[Any]:
+    from openenv.core.client_types import StepResult
+    from openenv.core.mcp_client import MCPToolClient
+
+    class OfficeGymToolClient(MCPToolClient):  # type: ignore[misc]
+        """OpenEnv's ``MCPToolClient`` that also keeps what officegym answers: ``reset`` gives an
+        ``OfficeGymObservation`` (the work order, the system prompt and tools in ``info``; OpenEnv's client
+        keeps only ``done`` and ``reward`` of a reset), and a tool call's step an ``OfficeGymToolObservation``
+        with the grade. ``list_tools`` and ``call_tool`` are OpenEnv's."""
+
+        def _parse_result(self, payload: dict[str, Any]) -> Any:
+            data = payload.get("observation", {})
+            if "tools" in data:
+                return super()._parse_result(payload)
+            done, reward = payload.get("done", False), payload.get("reward")
+            model = tool_observation if "tool_name" in data else observation
+            obs = model.model_validate({**data, "done": done, "reward": reward})
+            return StepResult(observation=obs, reward=reward, done=done)
+
+    return OfficeGymToolClient
+
+
 _LAZY = {
     "OfficeGymAction": "action",
     "OfficeGymObservation": "observation",
+    "OfficeGymToolObservation": "tool_observation",
     "OfficeGymState": "state",
     "OfficeGymEnvironment": "environment",
     "OfficeGymClient": "client",
+    "OfficeGymToolClient": "tool_client",
 }
 
 

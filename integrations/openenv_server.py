@@ -1,5 +1,7 @@
-"""Running the OpenEnv app (``integrations/openenv.py``) with uvicorn: ``officegym serve`` and, for tests and
-notebooks, ``running_server`` (a server on a background thread that is always shut down).
+"""Running the OpenEnv app (``integrations/openenv.py``) with uvicorn: ``officegym serve``, for tests and
+notebooks ``running_server`` (a server on a background thread that is always shut down), and for a container
+or a Hugging Face Space ``SpaceConfig`` + ``space_main`` (what ``integrations/openenv_space/server/app.py``
+runs: the same app, configured by ``OFFICEGYM_*`` environment variables instead of a command line).
 
 The listening socket is bound here, before uvicorn starts, so ``--port 0`` can print the port the system chose
 and a port in use is a one-line error instead of a log trace.
@@ -8,18 +10,22 @@ and a port in use is a one-line error instead of a log trace.
 from __future__ import annotations
 
 import argparse
-import json
 import socket
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
 from .openenv import DEFAULT_MAX_SESSIONS, create_app, require
+from .openenv_session import parse_env_kwargs
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 STARTUP_TIMEOUT_S = 60.0
 GRACEFUL_SHUTDOWN_S = 5
@@ -62,11 +68,27 @@ def serve(
     """Serve ``env_id`` until SIGINT or SIGTERM (uvicorn's graceful shutdown closes every session's env).
     ``announce`` gets one line with the bound address once the port is open."""
     app = create_app(env_id, env_kwargs=env_kwargs, max_sessions=max_sessions, session_timeout=session_timeout)
+    run_app(app, env_id, host=host, port=port, max_sessions=max_sessions, log_level=log_level, announce=announce)
+
+
+def run_app(
+    app: Any,
+    env_id: str,
+    *,
+    host: str,
+    port: int,
+    max_sessions: int,
+    log_level: str = "warning",
+    announce: Callable[[str], None] = print,
+) -> None:
+    """Run an app of ``create_app`` until SIGINT or SIGTERM (``serve``, and a Space's ``server/app.py``)."""
+    sock = bind(host, port)  # first: a port in use is an error before uvicorn configures the process's logging
     server = _server(app, log_level, own_logging=True)
-    sock = bind(host, port)
     url = base_url(host, sock.getsockname()[1])
     ws = url.replace("http://", "ws://", 1)
-    announce(f"officegym serve: {env_id} on {url} (OpenEnv WebSocket {ws}/ws, up to {max_sessions} sessions)")
+    announce(
+        f"officegym serve: {env_id} on {url} (OpenEnv WebSocket {ws}/ws, MCP {url}/mcp, up to {max_sessions} sessions)"
+    )
     try:
         server.run(sockets=[sock])
     finally:
@@ -125,20 +147,67 @@ def _serve_options(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "host": args.host,
         "port": args.port,
-        "env_kwargs": _env_kwargs(args.env_kwargs),
+        "env_kwargs": parse_env_kwargs(args.env_kwargs),
         "max_sessions": args.max_sessions,
         "session_timeout": args.session_timeout,
         "log_level": args.log_level,
     }
 
 
-def _env_kwargs(text: str | None) -> dict[str, Any]:
-    if text is None:
-        return {}
+# --------------------------------------------------------------------------- a container or a Space
+SPACE_DEFAULT_ENV_ID = "officegym/InvoiceApproval-v1"
+SPACE_DEFAULT_MAX_SESSIONS = 64
+
+
+@dataclass(frozen=True)
+class SpaceConfig:
+    """What a container or a Hugging Face Space serves, from environment variables (a Dockerfile's ``ENV``, a
+    Space's variables), since neither has a command line to pass ``officegym serve``'s options on:
+    ``OFFICEGYM_ENV_ID``, ``OFFICEGYM_ENV_KWARGS`` (a JSON object), ``OFFICEGYM_MAX_SESSIONS`` and
+    ``OFFICEGYM_SESSION_TIMEOUT`` (seconds)."""
+
+    env_id: str
+    env_kwargs: dict[str, Any]
+    max_sessions: int
+    session_timeout: float | None
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str]) -> SpaceConfig:
+        env_id = environ.get("OFFICEGYM_ENV_ID", SPACE_DEFAULT_ENV_ID)
+        kwargs = parse_env_kwargs(environ.get("OFFICEGYM_ENV_KWARGS"), "OFFICEGYM_ENV_KWARGS")
+        sessions = _number(environ, "OFFICEGYM_MAX_SESSIONS", int, SPACE_DEFAULT_MAX_SESSIONS)
+        timeout = _number(environ, "OFFICEGYM_SESSION_TIMEOUT", float, None)
+        if sessions < 1:
+            raise ValueError(f"OFFICEGYM_MAX_SESSIONS must be at least 1, got {sessions}")
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"OFFICEGYM_SESSION_TIMEOUT must be a positive number of seconds, got {timeout}")
+        return cls(env_id, kwargs, sessions, timeout)
+
+    def app(self) -> FastAPI:
+        """The app, made now: a bad env id or bad env arguments fail at start-up with the env's message."""
+        return create_app(
+            self.env_id,
+            env_kwargs=self.env_kwargs,
+            max_sessions=self.max_sessions,
+            session_timeout=self.session_timeout,
+        )
+
+
+def _number(environ: Mapping[str, str], name: str, kind: Callable[[str], Any], default: Any) -> Any:
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"--env-kwargs is not valid JSON ({error.msg})") from error
-    if not isinstance(value, dict):
-        raise ValueError(f"--env-kwargs must be a JSON object, got {type(value).__name__}")
-    return value
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {text!r}") from None
+
+
+def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> None:
+    """``main()`` of a Space's ``server/app.py``: serve its app on ``--host`` (default every interface, as a
+    container needs) and ``--port`` (default 8000, the port ``openenv.yaml`` declares)."""
+    parser = argparse.ArgumentParser(description=f"serve {config.env_id} over OpenEnv")
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    run_app(app, config.env_id, host=args.host, port=args.port, max_sessions=config.max_sessions, log_level="info")

@@ -1,35 +1,46 @@
-"""Every officegym env as a verifiers 0.4 environment (the ``verifiers`` extra).
+"""Every officegym env as a verifiers 0.4 environment (the ``verifiers`` extra), one per env id.
 
 verifiers 0.4 splits an environment into a ``Taskset`` (the rows, each a ``Task`` that scores itself with
 ``@vf.reward`` methods), ``Toolset``s (the tools, served over MCP by processes verifiers starts: here one server
-for the eval with one env per rollout, ``verifiers_toolset.py``) and a ``Harness`` (the program that plays the
-model against the tools). ``vf-eval`` finds them by importing a top-level module named after the taskset id and
-taking the classes it exports (``verifiers_officegym.py``). For any registered env id this module provides:
+for the eval with one episode per rollout, ``verifiers_toolset.py``) and a ``Harness`` (the program that plays
+the model against the tools). ``vf-eval ID`` and ``vf-validate ID`` find them by importing the top-level module
+named after the taskset id (dashes as underscores) and taking the classes it exports. For every env id there is
+such a module, an Environments Hub package of its own (``integrations/hub/``: ``officegym-invoice-approval-v1``
+for ``officegym/InvoiceApproval-v1``, generated from one template), and this module provides what they export:
 
-- **Taskset** ``OfficeGymTaskset``: one row per task of the env (``env.unwrapped.task_ids``, optionally only
-  some ``tiers``): the system prompt, the opening work order as the user prompt, the ``task_id`` (also the
-  row's ``id``, so ``--select.include.ids hard-3`` picks it) and its ``tier``.
+- **Taskset** ``InvoiceApprovalV1Taskset`` (one per env id, ``env_taskset_type``): the rows of one split of the
+  env, ``officegym.splits.task_rows(env_id, split, sources)``: ``split`` ``"test"`` (default) or ``"train"``,
+  ``sources`` the number of training companies or ranges of deals. Each row keeps the row contract's world
+  (``env_id``, ``env_kwargs``, ``task_id``), so the tool server builds exactly that world, and its prompt: the
+  system prompt and the opening message of a real reset. ``tiers`` keeps only some tiers; the row's ``id`` is
+  its task id (``--select.include.ids hard-3``).
 - **Tools**: the env's own tools, read from ``env.unwrapped.tool_schemas`` on the server, so a new domain works
   without an edit here. ``finish`` is not offered unless ``offer_finish``: a reply without a tool call ends the
   rollout, as in officegym's own chat loop.
 - **Reward** ``grade``: the episode's grade, ``info["grade"]["reward"]``, the env graded at the end of the
   rollout (from the episode's record in the rollout state: ``verifiers_toolset.py``). The grade's numeric
-  components are recorded as metrics (``grade_<name>``) and the whole grade in ``trace.info["officegym"]``.
-- **Harness** ``OfficeGymHarness``, the taskset's default: a plain chat loop run inside the eval process (every
+  components are recorded as metrics (``grade_<name>``) and the whole grade, with the row's split and source
+  (``company 200002``, ``deals 0-199``), in ``trace.info["officegym"]``.
+- **Gold check** ``Task.validate`` (what ``vf-validate`` runs): the task's gold path, played through a tool
+  session on a fresh episode of the row's world, must score 1.0, and the world must still open with the prompt
+  the row carries. ``vf-validate``'s noop check scores the untouched task (0: doing nothing never passes).
+- **Harness** ``OfficeGymHarness``, every taskset's default: a plain chat loop run inside the eval process (every
   model call through verifiers' interception, every tool call over MCP). verifiers' own ``null`` harness plays
   the same tasks (``--env.agent.harness.id null``) but installs its program with ``uv`` from the network on
   first use; this one needs nothing beyond the extra.
 - **Env** ``OfficeGymEnv``: verifiers' single-agent env whose agent runs in a local subprocess runtime by
   default (verifiers' default is a remote sandbox, which a chat loop over MCP does not need).
 
-Run it on an OpenAI-compatible endpoint::
+With a Hub package installed (``pip install integrations/hub/officegym_vendor_review_v2``)::
 
-    python -m officegym.integrations.verifiers officegym/InvoiceApproval-v0 -m MODEL \\
-        --client.base-url URL --client.api-key-var OPENAI_API_KEY -n 5 -r 3 --no-push -o results/
+    vf-eval officegym-vendor-review-v2 -m MODEL --client.base-url URL --client.api-key-var OPENAI_API_KEY \\
+        --env.taskset.split test -n 5 -r 3 --no-push -o results/
+    vf-validate officegym-vendor-review-v2 --runtime.type subprocess --no-rich
 
-which is ``vf-eval verifiers-officegym --env.taskset.env-id officegym/InvoiceApproval-v0 ...`` with the plugin
-module made importable first (once ``verifiers_officegym`` is installed as a top-level module, plain
-``vf-eval`` works too). From Python: ``taskset("officegym/VendorReview-v0", tiers=["hard"])``.
+Without one, ``python -m officegym.integrations.verifiers ENV_ID [vf-eval options]`` runs vf-eval on the older
+taskset id ``verifiers-officegym`` (one taskset for every env, ``--env.taskset.env-id`` picks it), with its
+module made importable first. From Python: ``load_environment("officegym/VendorReview-v2", split="train")``
+(a verifiers ``Env``) or ``taskset("officegym/VendorReview-v0", tiers=["hard"])``.
 
 verifiers is imported on first use (the classes are module attributes built then), never on import: the test
 suite imports every module of the package, with or without the extra, and ``import verifiers.v1`` takes
@@ -41,6 +52,7 @@ import functools
 import importlib
 import importlib.util
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AsyncExitStack
@@ -49,22 +61,26 @@ from typing import Any
 import gymnasium as gym
 
 import officegym
+from officegym.envs.core.arguments import whole_number
 from officegym.integrations.verifiers_toolset import (
     EXTRA,
-    SEED,
     episode_grade,
-    make_env,
+    gold_grade,
     record_of,
     require,
     state_type,
     toolset_type,
 )
+from officegym.splits import canonical_kwargs, split_name
+from officegym.splits import task_rows as split_rows
 
-__all__ = ["EXTRA", "PLUGIN_ID", "main", "taskset"]
+__all__ = ["EXTRA", "PLUGIN_ID", "env_taskset", "load_environment", "main", "package_id", "taskset"]
 
 DEFAULT_ENV_ID = "officegym/InvoiceApproval-v0"
-PLUGIN_ID = "verifiers-officegym"  # the taskset id: vf-eval imports the module of that name, dashes as underscores
+PLUGIN_ID = "verifiers-officegym"  # the taskset id for every env: vf-eval imports the module of that name
 PLUGIN_MODULE = "verifiers_officegym"
+DEFAULT_SPLIT = "test"
+DEFAULT_SOURCES = 2
 ToolCaller = Callable[[str, Any], Awaitable[Any]]
 
 
@@ -74,30 +90,68 @@ def _load_extra() -> None:
     require("mcp")
 
 
+# --------------------------------------------------------------------------- names
+def _version_name(env_id: str) -> str:
+    """``officegym/InvoiceApproval-v1`` -> ``InvoiceApproval-v1`` (the name after the namespace)."""
+    return env_id.rsplit("/", 1)[-1]
+
+
+def package_id(env_id: str) -> str:
+    """The Environments Hub package (and taskset id) of an env id: ``officegym/InvoiceApproval-v1`` ->
+    ``officegym-invoice-approval-v1``; verifiers imports it as ``officegym_invoice_approval_v1``."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", _version_name(env_id))
+    return "officegym-" + re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
+
+
+def package_module(env_id: str) -> str:
+    """The top-level module of an env id's package (what verifiers imports for its taskset id)."""
+    return package_id(env_id).replace("-", "_")
+
+
+def class_prefix(env_id: str) -> str:
+    """``officegym/InvoiceApproval-v1`` -> ``InvoiceApprovalV1`` (the per-env class names start with it)."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", _version_name(env_id)))
+
+
+def registered_env_ids() -> list[str]:
+    """The env ids with a per-env taskset: officegym's own and any registered under its namespace."""
+    return sorted({*officegym.ENV_IDS, *(env_id for env_id in gym.registry if env_id.startswith("officegym/"))})
+
+
 # --------------------------------------------------------------------------- tasks
 @functools.cache
 def data_type() -> type[Any]:
-    """``OfficeGymData``: one task row (its ``TaskRow`` fields go into the rollout's state for the tool server)."""
+    """``OfficeGymData``: one task row (its world, ``TaskRow``'s fields, goes into the rollout's state for the
+    tool server)."""
     _load_extra()
     import pydantic
     import verifiers.v1 as vf
 
     class OfficeGymData(vf.TaskData):  # type: ignore[misc]
-        """An officegym task: which env and task, its tier, and how the env is made."""
+        """An officegym task row: its world (env id, ``gym.make`` arguments as canonical JSON text, task id), its
+        tier, the split and task source it comes from, and whether ``finish`` is offered."""
 
         __qualname__ = "OfficeGymData"
         env_id: str
         task_id: str
         tier: str = ""
-        env_kwargs: dict[str, Any] = pydantic.Field(default_factory=dict)
+        env_kwargs: str = "{}"
+        split: str = DEFAULT_SPLIT
+        source: str = "shipped"
         offer_finish: bool = False
+
+        @pydantic.field_validator("env_kwargs", mode="before")
+        @classmethod
+        def _as_text(cls, value: Any) -> Any:
+            """A dict (rows built by hand, traces of officegym before rows) becomes the row contract's text."""
+            return canonical_kwargs(value) if isinstance(value, dict) else value
 
     return OfficeGymData
 
 
 @functools.cache
 def task_type() -> type[Any]:
-    """``OfficeGymTask``: a row with its session, its stop rule and its reward."""
+    """``OfficeGymTask``: a row with its session, its stop rule, its reward and its gold check."""
     _load_extra()
     import verifiers.v1 as vf
 
@@ -112,6 +166,10 @@ def task_type() -> type[Any]:
         def key(self) -> str:
             """Stable across selections (the default hashes the row, whose ``idx`` depends on the selection)."""
             return task_key(self.data)
+
+        async def validate(self, runtime: Any) -> bool | None:
+            """``vf-validate``'s gold check: the gold path scores full marks on the row's world."""
+            return gold_check(self.data)
 
         @vf.stop  # type: ignore[untyped-decorator]
         async def episode_over(self, trace: vf.Trace) -> bool:
@@ -128,15 +186,27 @@ def task_type() -> type[Any]:
 
 
 def open_session(state: Any, row: Any, session: str) -> None:
-    """The rollout's state names its session (the rollout's id) and the episode the tool server plays."""
+    """The rollout's state names its session (the rollout's id) and the world the tool server plays."""
     state.session, state.env_id, state.task_id = session, row.env_id, row.task_id
-    state.env_kwargs, state.offer_finish = dict(row.env_kwargs), row.offer_finish
+    state.env_kwargs, state.offer_finish = row.env_kwargs, row.offer_finish
 
 
 def task_key(row: Any) -> str:
     """``env_id:task_id``, with the env's arguments when there are any (another company is another task)."""
     key = f"{row.env_id}:{row.task_id}"
-    return f"{key}:{json.dumps(row.env_kwargs, sort_keys=True)}" if row.env_kwargs else key
+    return key if row.env_kwargs == "{}" else f"{key}:{row.env_kwargs}"
+
+
+def gold_check(row: Any) -> bool:
+    """True when the task's gold path scores 1.0; a world that no longer opens with the row's prompt is an
+    error (the row is stale: its grade would not mean what it says), not a failed check."""
+    opening, grade = gold_grade(row)
+    if opening != row.prompt_text:
+        raise ValueError(
+            f"{row.env_id} {row.task_id} ({row.source}): the world opens with another message than the row's "
+            "prompt; rebuild the rows with officegym.splits.task_rows"
+        )
+    return bool(grade["reward"] == 1.0)
 
 
 def score(row: Any, trace: Any) -> float:
@@ -146,6 +216,9 @@ def score(row: Any, trace: Any) -> float:
         "env_id": row.env_id,
         "task_id": row.task_id,
         "tier": row.tier,
+        "split": row.split,
+        "source": row.source,
+        "env_kwargs": row.env_kwargs,
         "graded_by": "replay" if replayed else "env",
         "grade": grade,
     }
@@ -154,10 +227,10 @@ def score(row: Any, trace: Any) -> float:
     return float(grade["reward"])
 
 
-# --------------------------------------------------------------------------- the taskset
+# --------------------------------------------------------------------------- the tasksets
 @functools.cache
 def taskset_config_type() -> type[Any]:
-    """``OfficeGymTasksetConfig``: which env and which of its tasks (``--env.taskset.*``)."""
+    """``OfficeGymTasksetConfig``: which env, which split and which of its tasks (``--env.taskset.*``)."""
     _load_extra()
     import pydantic
     import verifiers.v1 as vf
@@ -166,24 +239,47 @@ def taskset_config_type() -> type[Any]:
         __qualname__ = "OfficeGymTasksetConfig"
         env_id: str = DEFAULT_ENV_ID
         """A registered env id (``officegym.ENV_IDS``, or a domain registered with ``register_env``)."""
+        split: str = DEFAULT_SPLIT
+        """``"test"`` (the env's evaluation tasks) or ``"train"`` (generated companies or deals that share nothing
+        memorable with the test tasks; ``"eval"`` is read as ``"test"``)."""
+        sources: int = DEFAULT_SOURCES
+        """At most this many task sources of the split (companies, ranges of 200 deals); the test split has one."""
         tiers: list[str] = pydantic.Field(default_factory=list)
         """Only tasks of these tiers (empty: all); ``--select.*`` picks among what is left."""
-        env_kwargs: dict[str, Any] = pydantic.Field(default_factory=dict)
-        """Arguments for ``gym.make`` (e.g. ``{"company_seed": 7}``), on the server and in the scorer."""
         offer_finish: bool = False
         """Offer the reserved ``finish`` tool (by default a reply without a tool call ends the episode)."""
         tools: vf.SharedToolsetConfig = vf.SharedToolsetConfig()
         """Where the eval's tool server runs (``--env.taskset.tools.*``; a local subprocess by default)."""
+
+        @pydantic.model_validator(mode="before")
+        @classmethod
+        def _no_env_kwargs(cls, data: Any) -> Any:
+            if isinstance(data, dict) and "env_kwargs" in data:
+                raise ValueError(
+                    "env_kwargs is no longer an option: each row names its world; pick the rows with split "
+                    "('train' or 'test') and sources"
+                )
+            return data
 
         @pydantic.field_validator("env_id")
         @classmethod
         def _registered(cls, env_id: str) -> str:
             return check_env_id(env_id)
 
+        @pydantic.field_validator("split")
+        @classmethod
+        def _split(cls, split: str) -> str:
+            return split_name(split)
+
+        @pydantic.field_validator("sources")
+        @classmethod
+        def _sources(cls, sources: int) -> int:
+            return whole_number("sources", sources, minimum=1, maximum=1000, example=DEFAULT_SOURCES)
+
         @property
         def name(self) -> str:
             """The run's display name part (vf-eval names the run directory after it: no ``/`` in it)."""
-            return str(self.env_id).replace("/", "-")
+            return f"{str(self.env_id).replace('/', '-')}-{self.split}"
 
     return OfficeGymTasksetConfig
 
@@ -197,7 +293,8 @@ def check_env_id(env_id: str) -> str:
 
 @functools.cache
 def taskset_type() -> type[Any]:
-    """``OfficeGymTaskset``: the env's tasks, as rows."""
+    """``OfficeGymTaskset``: the rows of one split of any env (``--env.taskset.env-id``), taskset id
+    ``verifiers-officegym``; the per-env tasksets are its subclasses."""
     _load_extra()
     import verifiers.v1 as vf
 
@@ -210,42 +307,93 @@ def taskset_type() -> type[Any]:
 
         def load(self) -> Iterator[Any]:
             task_cls = task_type()
-            return (task_cls(row, self.config.task) for row in task_rows(self.config))
+            return (task_cls(row, self.config.task) for row in task_data(self.config))
 
     return OfficeGymTaskset
 
 
-def task_rows(config: Any) -> Iterator[Any]:
-    """One row per selected task, in the env's order; the opening and system prompt come from a real reset, so
-    the model reads exactly what officegym's own agents read."""
+@functools.cache
+def env_taskset_config_type(env_id: str) -> type[Any]:
+    """``InvoiceApprovalV1TasksetConfig``: ``OfficeGymTasksetConfig`` for one env id (its package's taskset)."""
+    import pydantic
+
+    check_env_id(env_id)
+    fixed, package = env_id, package_id(env_id)
+
+    class EnvTasksetConfig(taskset_config_type()):  # type: ignore[misc]
+        env_id: str = fixed
+        """The env id this package plays (another env is another package)."""
+
+        @pydantic.field_validator("env_id")
+        @classmethod
+        def _this_env(cls, value: str) -> str:
+            if value != fixed:
+                raise ValueError(f"{package} plays {fixed}, not {value!r}: use {package_id(value)} for that env")
+            return value
+
+    return _named(EnvTasksetConfig, f"{class_prefix(env_id)}TasksetConfig")
+
+
+@functools.cache
+def env_taskset_type(env_id: str) -> type[Any]:
+    """``InvoiceApprovalV1Taskset``: the taskset of one env id, what its Hub package exports."""
+    import verifiers.v1 as vf
+
+    config_cls = env_taskset_config_type(env_id)
+
+    class EnvTaskset(taskset_type(), vf.Taskset[task_type(), config_cls]):  # type: ignore[misc]
+        """``OfficeGymTaskset`` whose config is the env's own (verifiers reads it from these generic arguments)."""
+
+    return _named(EnvTaskset, f"{class_prefix(env_id)}Taskset")
+
+
+def _named(cls: type[Any], name: str) -> type[Any]:
+    """A class built per env id, named as this module's attribute of that name (``__getattr__`` finds it)."""
+    cls.__name__ = cls.__qualname__ = name
+    cls.__module__ = __name__
+    return cls
+
+
+def task_data(config: Any) -> Iterator[Any]:
+    """One task per row of the configured split (``officegym.splits.task_rows``), in the split's order; the
+    prompt and system prompt are the row's, from a real reset of its world."""
     data_cls = data_type()
-    env = make_env(config.env_id, config.env_kwargs)
-    try:
-        tool_env: Any = env.unwrapped
-        for task_id in tool_env.task_ids:
-            tier = tool_env.task_tier(task_id)
-            if config.tiers and tier not in config.tiers:
-                continue
-            opening, info = env.reset(seed=SEED, options={"task_id": task_id})
-            yield data_cls(
-                id=task_id,
-                name=f"{config.env_id}:{task_id}",
-                prompt=opening,
-                system_prompt=info["system_prompt"],
-                env_id=config.env_id,
-                task_id=task_id,
-                tier=tier,
-                env_kwargs=dict(config.env_kwargs),
-                offer_finish=config.offer_finish,
-            )
-    finally:
-        env.close()
+    for row in cached_rows(config.env_id, config.split, config.sources):
+        if config.tiers and row["tier"] not in config.tiers:
+            continue
+        messages = {message["role"]: message["content"] for message in row["prompt"]}
+        source = row["source"]
+        yield data_cls(
+            id=row["task_id"],
+            name=f"{row['env_id']}:{row['task_id']}" + ("" if source == "shipped" else f" ({source})"),
+            prompt=messages["user"],
+            system_prompt=messages["system"],
+            env_id=row["env_id"],
+            task_id=row["task_id"],
+            tier=row["tier"],
+            env_kwargs=row["env_kwargs"],
+            split=row["split"],
+            source=source,
+            offer_finish=config.offer_finish,
+        )
+
+
+@functools.cache
+def cached_rows(env_id: str, split: str, sources: int) -> tuple[dict[str, Any], ...]:
+    """``task_rows`` once per process: a training company is generated in seconds to a minute, and verifiers
+    iterates a taskset more than once (selection, resume). The rows are read, never changed."""
+    return tuple(split_rows(env_id, split, sources))
 
 
 def taskset(env_id: str = DEFAULT_ENV_ID, **options: Any) -> Any:
-    """The tasks of ``env_id`` as a verifiers ``Taskset``; ``options`` are ``OfficeGymTasksetConfig`` fields
-    (``tiers``, ``env_kwargs``, ``offer_finish``, ``tools``, ``task``)."""
+    """The rows of ``env_id`` as a verifiers ``Taskset`` under the id ``verifiers-officegym``; ``options`` are
+    ``OfficeGymTasksetConfig`` fields (``split``, ``sources``, ``tiers``, ``offer_finish``, ``tools``, ``task``)."""
     return taskset_type()(taskset_config_type()(id=PLUGIN_ID, env_id=env_id, **options))
+
+
+def env_taskset(env_id: str, **options: Any) -> Any:
+    """The per-env taskset of ``env_id`` (what its Hub package's ``vf-eval`` plays), with ``options`` as above."""
+    return env_taskset_type(env_id)(env_taskset_config_type(env_id)(id=package_id(env_id), **options))
 
 
 # --------------------------------------------------------------------------- the harness
@@ -400,6 +548,30 @@ def env_type() -> type[Any]:
     return OfficeGymEnv
 
 
+def load_environment(
+    env_id: str = DEFAULT_ENV_ID,
+    split: str = DEFAULT_SPLIT,
+    sources: int = DEFAULT_SOURCES,
+    *,
+    taskset_id: str | None = None,
+    **options: Any,
+) -> Any:
+    """The verifiers ``Env`` of one split of ``env_id`` (what a Hub package's ``load_environment`` returns):
+    ``options`` are taskset fields (``tiers``, ``offer_finish``, ``tools``, ``task``). ``taskset_id`` is the
+    installed package to load it as (each Hub package passes its own); by default ``verifiers-officegym``."""
+    _load_extra()
+    import verifiers.v1 as vf
+
+    check_env_id(env_id)
+    if taskset_id is None:
+        ensure_plugin()
+        taskset_id, options = PLUGIN_ID, {"env_id": env_id, **options}
+    config = vf.resolve_env_config({"taskset": {"id": taskset_id, "split": split, "sources": sources, **options}})
+    if config.taskset.env_id != env_id:
+        raise ValueError(f"taskset {taskset_id!r} plays {config.taskset.env_id}, not {env_id}")
+    return vf.load_environment(config)
+
+
 BUILDERS: dict[str, Callable[[], type[Any]]] = {
     "OfficeGymData": data_type,
     "OfficeGymTask": task_type,
@@ -414,24 +586,49 @@ BUILDERS: dict[str, Callable[[], type[Any]]] = {
 }
 
 
+def per_env_class(name: str) -> type[Any] | None:
+    """``InvoiceApprovalV1Taskset`` / ``...TasksetConfig`` by name, or None when no env id has that name."""
+    for env_id in registered_env_ids():
+        prefix = class_prefix(env_id)
+        if name == f"{prefix}Taskset":
+            return env_taskset_type(env_id)
+        if name == f"{prefix}TasksetConfig":
+            return env_taskset_config_type(env_id)
+    return None
+
+
 def __getattr__(name: str) -> Any:
     """The classes above as module attributes, built on first use (``from ... import OfficeGymTaskset``;
     verifiers resolves ``module:Class`` references, such as a trace's task type, the same way)."""
     if name in BUILDERS:
         return BUILDERS[name]()
+    found = per_env_class(name) if name[:1].isupper() else None
+    if found is not None:
+        return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def hub_exports(env_id: str) -> dict[str, Any]:
+    """What an env id's Hub module exports under ``__all__`` for verifiers: its taskset, the harness and the env
+    (exactly one subclass of each, as verifiers' loader requires)."""
+    return {
+        f"{class_prefix(env_id)}Taskset": env_taskset_type(env_id),
+        "OfficeGymHarness": harness_type(),
+        "OfficeGymEnv": env_type(),
+    }
 
 
 # --------------------------------------------------------------------------- the command line
 def ensure_plugin() -> None:
-    """Make the taskset id importable as verifiers expects (a top-level module): the installed
-    ``verifiers_officegym`` when the package ships it, else this package's copy under that name."""
+    """Make the taskset id ``verifiers-officegym`` importable as verifiers expects (a top-level module): the
+    installed ``verifiers_officegym`` when there is one, else this package's copy under that name."""
     if PLUGIN_MODULE not in sys.modules and importlib.util.find_spec(PLUGIN_MODULE) is None:
         sys.modules[PLUGIN_MODULE] = importlib.import_module("officegym.integrations.verifiers_officegym")
 
 
 def eval_arguments(argv: Sequence[str]) -> list[str]:
-    """vf-eval's arguments: a leading env id (it has a ``/``) becomes this taskset with that env."""
+    """vf-eval's arguments: a leading env id (it has a ``/``) becomes the taskset ``verifiers-officegym`` with
+    that env."""
     args = list(argv)
     if args and "/" in args[0] and not args[0].startswith(("-", "@")):
         return [PLUGIN_ID, "--env.taskset.env-id", args[0], *args[1:]]

@@ -5,7 +5,9 @@
 package. This file is that module: installed at the top level it makes ``vf-eval verifiers-officegym
 --env.taskset.env-id ENV_ID`` work, and ``python -m officegym.integrations.verifiers`` registers it under
 that name when it is not. It only re-exports the classes of ``officegym.integrations.verifiers`` (so each
-class exists once, under one module), built on first use like there.
+class exists once, under one module), built on first use like there. Each env id also has a taskset id and an
+Environments Hub package of its own (``officegym-vendor-review-v2``: ``integrations/hub/``); this one stays for
+the runs and configs that name ``verifiers-officegym``.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -5,9 +5,15 @@ on the toolset class's module, this one), which serves MCP's streamable HTTP on 
 pydantic ``State`` with the rollout around every tool call. This toolset is taskset-scoped (``shared`` in
 verifiers' words): one server process for the whole eval, because each server process spends seconds of CPU
 importing verifiers, which would be paid again for every rollout. Inside it every rollout is a session with its
-own env: the task's ``setup`` writes the session id, env id and task id into the rollout's state, and the first
-tool call of the session makes and resets the env. The tools are the env's own (``env.unwrapped.tool_schemas``),
-so a new domain needs no edit here, and every MCP tool call is one ``env.step``.
+own episode: the task's ``setup`` writes the session id and the task's row (env id, ``env_kwargs``, task id:
+``officegym.splits``' row contract) into the rollout's state, and the first tool call of the session starts
+the episode. The tools are the env's own (``env.unwrapped.tool_schemas``), so a new domain needs no edit here,
+and every MCP tool call is one ``env.step``.
+
+Every episode is built from its row, never from an env id and a task id alone (task ids repeat across
+companies): ``Worlds`` keeps one env per world (``splits.RowEnvs``: ``make_env(row)`` once, ``reset_row`` per
+episode) and hands each session a fork of it reset to the row's task, so a generated company is built once per
+process and concurrent rollouts of one world never share an episode.
 
 The rollout's state also carries the episode's record: each action the env received, a digest of each
 observation it answered, and the grade once the episode ended on the server (a terminal tool, ``finish``,
@@ -27,22 +33,21 @@ package, with or without the extra, and ``import verifiers.v1`` alone takes seco
 import asyncio
 import functools
 import hashlib
-import json
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import gymnasium as gym
-
 import officegym  # noqa: F401  (registers the env ids with gymnasium)
 from officegym.envs.core.actions import FINISH_SCHEMA
 from officegym.integrations.optional import import_optional, install_hint
+from officegym.splits import RowEnvs
 
 EXTRA = install_hint("verifiers")
-SEED = 0  # every episode is reset with it, on the server and in a replay: both see the same world
 # Live episodes one server keeps: vf-eval runs 128 rollouts at once by default, an InvoiceApproval episode holds
 # ~0.4 MB, and an evicted episode is rebuilt from its record when it is called again.
 MAX_LIVE = 256
+WORLDS = 8  # worlds (env id + env_kwargs) a process keeps an env of: a train split of 2 sources has 2 per env id
 OVER = "Error: the episode is over and your work has been graded; reply without a tool call."
 NO_TASK = "Error: this rollout has no officegym task (its state names none); nothing was done."
 
@@ -53,17 +58,49 @@ def require(module: str) -> Any:
 
 
 class TaskRow(Protocol):
-    """Which episode to play: a task row (``OfficeGymData``) and the rollout state that copies it both have these."""
+    """Which episode to play: a task's data (``OfficeGymData``) and the rollout state that copies it both have
+    these; ``env_kwargs`` is the row contract's canonical JSON text of the ``gym.make`` arguments."""
 
     env_id: str
     task_id: str
-    env_kwargs: dict[str, Any]
+    env_kwargs: str
     offer_finish: bool
 
 
-def make_env(env_id: str, env_kwargs: dict[str, Any]) -> gym.Env[Any, Any]:
-    """The env a row names; the same call on the server and in the scorer, so both play the same episode."""
-    return gym.make(env_id, **env_kwargs)
+def world_row(row: TaskRow) -> dict[str, Any]:
+    """The fields of ``officegym.splits``' row contract that name the episode's world."""
+    return {"env_id": row.env_id, "env_kwargs": row.env_kwargs, "task_id": row.task_id}
+
+
+class Worlds:
+    """One env per world, shared by every episode of that world in this process: each episode is a fork of the
+    world's env reset to the row's task (a fork shares the env's tools, tasks and books template and copies only
+    the episode, so a generated company is built once and a new episode costs well under a millisecond)."""
+
+    def __init__(self, limit: int = WORLDS) -> None:
+        self._envs = RowEnvs(limit)
+        self._lock = threading.Lock()  # the scorer may run beside the event loop; RowEnvs is not thread-safe
+
+    def start(self, row: TaskRow) -> tuple[Any, str]:
+        """A fresh episode of the row's task on its own env, and the opening message it showed."""
+        with self._lock:
+            env, opening, _ = self._envs.reset(world_row(row))
+            return env.unwrapped.fork(), str(opening)  # type: ignore[attr-defined]
+
+    def schemas(self, row: TaskRow) -> list[dict[str, Any]]:
+        """The tool schemas of the row's env (the same for every task of a world)."""
+        with self._lock:
+            return list(self._envs.env_for(world_row(row)).unwrapped.tool_schemas)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        with self._lock:
+            self._envs.close()
+
+
+@functools.cache
+def worlds() -> Worlds:
+    """This process's worlds (the tool server's sessions, the scorer's replays and the gold check share them)."""
+    return Worlds()
 
 
 def digest(observation: str) -> str:
@@ -86,7 +123,7 @@ class Row:
 
     env_id: str
     task_id: str
-    env_kwargs: dict[str, Any]
+    env_kwargs: str
     offer_finish: bool
 
 
@@ -95,22 +132,21 @@ class ReplayError(RuntimeError):
 
 
 class ToolSession:
-    """One officegym episode played through tool calls: the env, its tools as MCP offers them, the record.
+    """One officegym episode played through tool calls: the env, its opening, the record.
 
-    Free of verifiers and MCP, so the server, the scorer and the tests drive the same code."""
+    Free of verifiers and MCP, so the server, the scorer, the gold check and the tests drive the same code."""
 
-    def __init__(self, row: TaskRow) -> None:
-        self.row = Row(row.env_id, row.task_id, dict(row.env_kwargs), row.offer_finish)
-        self.env = make_env(row.env_id, row.env_kwargs)
-        self.env.reset(seed=SEED, options={"task_id": row.task_id})
+    def __init__(self, row: TaskRow, pool: Worlds | None = None) -> None:
+        self.row = Row(row.env_id, row.task_id, row.env_kwargs, row.offer_finish)
+        self.env, self.opening = (pool or worlds()).start(row)
         self.record = Record()
 
     @classmethod
-    def replay(cls, row: TaskRow, record: Record) -> "ToolSession":
+    def replay(cls, row: TaskRow, record: Record, pool: Worlds | None = None) -> "ToolSession":
         """The episode rebuilt from a record: every action stepped again, every observation's digest checked."""
         if len(record.actions) != len(record.digests):
             raise ReplayError(f"the record has {len(record.actions)} actions but {len(record.digests)} digests")
-        session = cls(row)
+        session = cls(row, pool)
         for turn, (action, expected) in enumerate(zip(record.actions, record.digests, strict=True), start=1):
             observation, _ = session._step(action)
             if digest(observation) != expected:
@@ -137,7 +173,7 @@ class ToolSession:
     def grade(self) -> dict[str, Any]:
         """The grade: the env's when the episode has ended, else the episode ended where it stands."""
         if self.record.grade is None:
-            _, grade = self.env.unwrapped.cut_off()  # type: ignore[attr-defined]
+            _, grade = self.env.cut_off()
             self.record.grade = dict(grade)
         return self.record.grade
 
@@ -157,6 +193,18 @@ def episode_grade(row: TaskRow, record: Record) -> tuple[dict[str, Any], bool]:
         session.close()
 
 
+def gold_grade(row: TaskRow) -> tuple[str, dict[str, Any]]:
+    """The opening of a fresh episode of the row's task and the grade of its gold path (``gold_actions``, what
+    the ``oracle`` scripted policy plays), played as tool calls through a session like a model's."""
+    session = ToolSession(row)
+    try:
+        for action in session.env.gold_actions(row.task_id):
+            session.call(action["name"], action["arguments"])
+        return session.opening, session.grade()
+    finally:
+        session.close()
+
+
 def record_of(state: Any) -> Record:
     """The record an ``OfficeGymState`` carries (the scorer reads the rollout's state through this)."""
     return Record(list(state.actions), list(state.digests), state.grade)
@@ -170,13 +218,13 @@ def state_type() -> type[Any]:
     import verifiers.v1 as vf
 
     class OfficeGymState(vf.State):  # type: ignore[misc]
-        """The rollout's session and episode (set by the task's ``setup``), and the episode's record."""
+        """The rollout's session and task row (set by the task's ``setup``), and the episode's record."""
 
         __qualname__ = "OfficeGymState"
         session: str = ""
         env_id: str = ""
         task_id: str = ""
-        env_kwargs: dict[str, Any] = pydantic.Field(default_factory=dict)
+        env_kwargs: str = "{}"
         offer_finish: bool = False
         actions: list[dict[str, Any]] = pydantic.Field(default_factory=list)
         digests: list[str] = pydantic.Field(default_factory=list)
@@ -218,15 +266,10 @@ class Sessions:
             self.drop(key)
 
 
-@functools.cache
-def schemas_of(env_id: str, env_kwargs_json: str, offer_finish: bool) -> list[dict[str, Any]]:
-    """An env's tool schemas (the same for every task of an env made with the same arguments)."""
-    env = make_env(env_id, json.loads(env_kwargs_json))
-    try:
-        schemas = list(env.unwrapped.tool_schemas)  # type: ignore[attr-defined]
-    finally:
-        env.close()
-    return [*schemas, FINISH_SCHEMA] if offer_finish else schemas
+def tool_schemas(row: TaskRow) -> list[dict[str, Any]]:
+    """The tools a row's episode offers: its env's, plus ``finish`` when the row asks for it."""
+    schemas = worlds().schemas(row)
+    return [*schemas, FINISH_SCHEMA] if row.offer_finish else schemas
 
 
 @functools.cache
@@ -269,8 +312,7 @@ def toolset_type() -> type[Any]:
             state = self.state
             if not state.env_id:
                 return []
-            schemas = schemas_of(state.env_id, json.dumps(state.env_kwargs, sort_keys=True), state.offer_finish)
-            return [mcp_tool(mcp_types, schema) for schema in schemas]
+            return [mcp_tool(mcp_types, schema) for schema in tool_schemas(state)]
 
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
             text, is_error = play_call(self.sessions, self.state, name, arguments)

@@ -1,7 +1,11 @@
-"""Shared fixtures: the canonical InvoiceApproval bundle and helpers to inspect an episode's books."""
+"""Shared fixtures: the canonical InvoiceApproval bundle and helpers to inspect an episode's books; the session
+header names the Gymnasium the run is on (``make test`` runs on two: the newest, and RLlib's pin); Hypothesis
+examples have no deadline (a wall-clock limit per example fails a correct test on a busy machine)."""
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import sqlite3
 from typing import Any
 
@@ -11,6 +15,39 @@ import pytest
 import officegym  # noqa: F401  (registers the env ids)
 from officegym.envs.invoice_approval.v0.authoring.world import generate_world
 from officegym.envs.invoice_approval.v0.bundle import Bundle, load_bundle
+
+OPTIONAL = ("ray", "torch", "stable-baselines3", "trl", "verifiers", "openenv-core")
+"""Distributions whose presence decides which tests run; the header lists the ones installed."""
+
+if importlib.util.find_spec("hypothesis") is not None:  # the RLlib venv installs only what its tests need
+    from hypothesis import settings
+
+    settings.register_profile("officegym", parent=settings(), deadline=None)  # keeps the "ci" profile's rest
+    settings.load_profile("officegym")
+
+
+def pytest_report_header() -> list[str]:
+    """One line under pytest's own header: which Gymnasium (and which optional stacks) this run tests."""
+    return [_versions_line()]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The same line before the closing count when ``-q`` (the project's default) hides the header, so a CI
+    log of ``make test`` shows both Gymnasium versions its two runs tested."""
+    if config.get_verbosity() < 0:
+        terminalreporter.write_line(_versions_line())
+
+
+def _versions_line() -> str:
+    found = [f"{name} {_version(name)}" for name in OPTIONAL if _version(name)]
+    return f"officegym tested on gymnasium {gym.__version__}, with {', '.join(found) or 'no optional extras'}"
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
 
 
 @pytest.fixture(scope="session")

@@ -94,7 +94,7 @@ class FakeOpenAIServer:
         book: ScriptBook | None = None,
         *,
         api_key: str | None = None,
-        lifetime: float = 120.0,
+        lifetime: float = 900.0,  # a hang guard: a test on a busy machine may take minutes
         max_requests: int = 20_000,
         refuse_chat_tools: bool = False,
         strict_arguments: bool = True,

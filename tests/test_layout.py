@@ -28,7 +28,7 @@ ROLES = (
 COMPAT = "env.py"
 """The one module a domain's root keeps beside ``shared/`` and its versions: the v0 entry point of the time before
 versions were sibling folders (``officegym.envs.<domain>.env``), which only re-exports ``v0/env.py``."""
-PACKAGE_SKIP = {"tests", "benchmarks", "build", ".venv", ".git"}
+PACKAGE_SKIP = {"tests", "benchmarks", "build", ".venv", ".venv-ray", ".git"}
 
 
 def _files(*parts: str) -> list[Path]:

@@ -7,7 +7,10 @@
   ``info["final_obs"]`` / ``info["final_info"]``. Gymnasium's default, ``NEXT_STEP``, spends one more call on a
   dead transition that ignores the action; where every action is an LLM call, that is a wasted request.
 
-Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override either default.
+Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override either default. A plain
+``gym.make_vec(id, n, vectorization_mode="async")`` keeps Gymnasium's ``shared_memory=True``, which no registration
+can change (a spec's ``vector_kwargs`` would replace the caller's); importing this module makes that fail at once,
+in ``make_vec``, with the fix, instead of in every worker at the first reset (a 48-line ``KeyError: '?'``).
 
 ``"batched"`` is officegym's own mode (``officegym.vector.batched``): each worker process hosts
 ``envs_per_worker`` envs and steps them in one round trip, with the semantics (and results) of the sync vector env
@@ -19,15 +22,31 @@ pipe before it sleeps; 0 sleeps at once, see ``batched._await``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import create_shared_memory
 
 from ..envs.core import arguments
+from ..spaces import AnyText
 from .batched import CONTEXTS, DEFAULT_SPIN_US, MAX_SPIN_US, BatchedVectorEnv
 
 MODES = ("sync", "async", "batched")
+
+
+@create_shared_memory.register(AnyText)
+def refuse_shared_memory(space: AnyText, n: int = 1, ctx: Any = None) -> NoReturn:
+    """``AsyncVectorEnv`` asks for its observation buffer before it starts a worker: refuse text there.
+
+    Gymnasium's shared memory stores a ``Text`` as indices into its charset, so a character outside it (any
+    ``?`` in a tool result) fails in the worker, and the buffer would be ``max_length`` (4 Mi) int32s per env;
+    text observations go through the pipes instead (``shared_memory=False``)."""
+    raise arguments.ArgumentError(
+        f"text observations ({space!r}) cannot go through AsyncVectorEnv's shared memory; use "
+        "officegym.make_vec(env_id, num_envs, vectorization_mode='async'), or pass "
+        "vector_kwargs={'shared_memory': False} to gym.make_vec"
+    )
 
 
 def make_vec(

@@ -8,9 +8,22 @@ still the env's text, rewards and the grade are unchanged, and a ``ToolCall`` di
 An action may be an assistant message (a dict, an ``openai`` message object, or its text). Its tool calls
 run in order, one env step each, and each result becomes a ``tool`` message with the matching
 ``tool_call_id``; a message without a tool call is ``finish``. Calls written into the text (Hermes tags,
-JSON) are parsed (:mod:`officegym.wrappers.parsing`) and recorded as ordinary ``tool_calls`` with the ids
-``call_<turn>_<k>``, so the transcript is valid to send back to any OpenAI-compatible server, and so are the
-ids a model leaves out. ``reasoning_content`` is kept on the assistant message.
+JSON) are parsed (:mod:`officegym.wrappers.parsing`) and recorded as ordinary ``tool_calls`` with ids of their
+own, so the transcript is valid to send back to any OpenAI-compatible server, and so are the ids a model
+leaves out. ``reasoning_content`` is kept on the assistant message.
+
+Tool-call ids. An id the wrapper makes is ``call`` + the turn in 3 base-36 digits + the call's index in 2
+(``call00100`` is turn 1's first call): exactly 9 ASCII letters and digits, which Mistral's v3-family templates
+and mistral-common's validator require (``^[a-zA-Z0-9]{9}$``) and every other chat template accepts; the same in
+every run; unique within the episode (an id already taken moves on to the next free one). An id the model gave
+is kept, and is not normalised, because the transcript is a record of what the model said: an
+OpenAI-compatible server matches each ``tool_call_id`` to the id it issued, and a server for a Mistral-family
+model issues 9-character ids itself, so a model's own transcript already fits its own template. A repeated id
+is replaced in the model's own style: a 9-alphanumeric one by a wrapper id, any other by ``call_<turn>_<k>``,
+which is what the wrapper always wrote (released v0 chat transcripts are pinned with such ids by
+``tests/frozen/``). Ids only need rewriting when a transcript meets a template of another family (a Qwen
+transcript as SFT data for a Mistral model): ``officegym.integrations.hf_messages.to_hf_messages`` does it,
+with ``short_call_ids=True``, which ``template_options`` sets for templates that check the id's length.
 
 Output that tries to call a tool but cannot be read costs one env step (the env counts it as an invalid
 call) and answers with an ``Error: ...`` observation that shows the expected format. A broken native call has
@@ -27,6 +40,7 @@ in the transcript, and ``step`` unwraps it again, so a stored transcript replays
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -206,9 +220,16 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
         return observation, reward, terminated, truncated, info
 
     def _call_id(self, given: str | None, k: int) -> str:
-        call_id = given if given and given not in self._used_ids else f"call_{self.turn}_{k}"
-        while call_id in self._used_ids:
-            call_id += "_"
+        """The id of call ``k`` of this turn: the model's if it gave a new one, else one of ours (module
+        docstring: "Tool-call ids")."""
+        if given and given not in self._used_ids:
+            call_id = given
+        elif given and not is_short_call_id(given):
+            call_id = f"call_{self.turn}_{k}"
+            while call_id in self._used_ids:
+                call_id += "_"
+        else:
+            return fresh_call_id(self.turn, k, self._used_ids)
         self._used_ids.add(call_id)
         return call_id
 
@@ -243,6 +264,37 @@ class ChatWrapper(gym.Wrapper[str, Any, str, Any], gym.utils.RecordConstructorAr
                 "failed": error is not None,
             }
         )
+
+
+_ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_ID_SPACE = len(_ID_DIGITS) ** 5
+_SHORT_ID = re.compile(r"[A-Za-z0-9]{9}")
+
+
+def is_short_call_id(value: Any) -> bool:
+    """Whether ``value`` is a tool-call id Mistral's templates accept: exactly 9 ASCII letters and digits."""
+    return isinstance(value, str) and _SHORT_ID.fullmatch(value) is not None
+
+
+def short_call_id(number: int) -> str:
+    """``call`` + ``number`` (modulo 36**5) in 5 base-36 digits: 9 alphanumerics."""
+    number %= _ID_SPACE
+    digits = ""
+    for _ in range(5):
+        number, digit = divmod(number, len(_ID_DIGITS))
+        digits = _ID_DIGITS[digit] + digits
+    return "call" + digits
+
+
+def fresh_call_id(turn: int, k: int, used: set[str]) -> str:
+    """The first free id from ``short_call_id(turn * 36**2 + k)`` on (``call`` + turn in 3 base-36 digits + k in
+    2 while they fit), added to ``used``. Deterministic, and it always ends: ``used`` is smaller than the space."""
+    number = turn * len(_ID_DIGITS) ** 2 + k
+    while short_call_id(number) in used:
+        number += 1
+    call_id = short_call_id(number)
+    used.add(call_id)
+    return call_id
 
 
 def assistant_message(action: Any) -> dict[str, Any] | None:

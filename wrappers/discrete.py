@@ -15,11 +15,13 @@ Rewards, termination and truncation are the env's. Catalogue entries that change
 graded as it stands, and reports truncation (with ``info["step_limit"]``). ``info`` adds ``text`` (the raw observation),
 ``tool_call`` (what ran, or None for an internal entry) and ``action_label``.
 
-Typical stack for SB3 (diagnostics and shaping read the unwrapped env, so they may sit outside):
+Typical stack for SB3 (diagnostics and shaping read the unwrapped env, so they may sit outside), built by
+``officegym.wrappers.sb3_env`` with SB3's ``Monitor`` and ``info["is_success"]`` on episode ends, which SB3 turns
+into ``rollout/ep_rew_mean`` and ``rollout/success_rate`` (this adapter leaves ``is_success`` out: its infos are
+pinned by ``tests/frozen/``):
 
-    env = gym.make("officegym/InvoiceApproval-v0", tier="single", max_turns=20)
-    env = PotentialShaping(ProgressDiagnostics(DiscreteToolCalls(env)), gamma=0.99)
-    model = MaskablePPO("MlpPolicy", Monitor(env), gamma=0.99)
+    env = sb3_env("officegym/InvoiceApproval-v0", tier="single", max_turns=20)   # shaping with gamma=0.99
+    model = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: env]), gamma=0.99)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``MaskInObservation``: the discrete adapter's action mask inside the observation, the form RLlib masks with.
 
 Stable-Baselines3's ``MaskablePPO`` asks the env for ``action_masks()`` every step. RLlib cannot call into the
-env: its action-masking RLModule (``ActionMaskingTorchRLModule`` in RLlib's examples) reads the mask from a
+env: its action-masking RLModule (``officegym.examples.rllib_masking.MaskedPPOModule``) reads the mask from a
 ``Dict`` observation, ``{"action_mask": Box(0, 1, (K,)), "observations": <the features>}``, and sets the logits of
 masked actions to the lowest float. This wrapper builds that ``Dict`` from any env whose wrapper stack has
 ``action_masks()`` (``DiscreteToolCalls``, or the README's stack around it). ``examples/rllib_ppo.py`` uses it.
@@ -9,7 +9,7 @@ masked actions to the lowest float. This wrapper builds that ``Dict`` from any e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -29,8 +29,12 @@ class MaskInObservation(gym.ObservationWrapper[MaskedObservation, Any, Any], gym
             raise TypeError(f"MaskInObservation needs a Discrete action space, got {env.action_space}")
         self._masks = env.get_wrapper_attr("action_masks")  # fails at construction if there is no mask
         count = int(env.action_space.n)
-        self.observation_space = spaces.Dict(
-            {"action_mask": spaces.Box(0.0, 1.0, (count,), np.float32), "observations": env.observation_space}
+        # a Dict space is a Space of dicts; gymnasium 1.4's stubs type it by its values, so it is cast
+        self.observation_space = cast(
+            "spaces.Space[MaskedObservation]",
+            spaces.Dict(
+                {"action_mask": spaces.Box(0.0, 1.0, (count,), np.float32), "observations": env.observation_space}
+            ),
         )
 
     def observation(self, observation: Any) -> MaskedObservation:

@@ -18,7 +18,7 @@ The domain contract is everything else that code outside a domain's folder may k
 ``failure_report()``      what differs from the gold outcome, one row per item (empty on full marks)
 ``shaping_potential(m)``  Phi of those measures, for ``wrappers.PotentialShaping``
 ``action_catalogue(h)``   the fixed discrete action catalogue for ``wrappers.DiscreteToolCalls``
-``split_sources(s, n)``   env arguments of the task sources of split ``"train"`` or ``"eval"`` (n at most)
+``split_sources(s, n)``   env arguments of the task sources of split ``"train"`` or ``"test"`` (n at most)
 ``ID_PATTERNS``           regexes of the IDs the domain's observations show, keyed by the argument that
                           takes them (a list argument takes a list of such IDs)
 ``system_prompt()``       the policy text an LLM agent gets as its system message
@@ -32,6 +32,7 @@ A subclass supplies the tools (``TOOLS``) and four hooks: ``_task_ids``, ``_star
 from __future__ import annotations
 
 import copy
+import difflib
 import logging
 import re
 import threading
@@ -76,6 +77,9 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
     DEMO: ClassVar[Demo | None] = None
     _arguments: tuple[tuple[Any, ...], dict[str, Any]]
     ID_PATTERNS: ClassVar[Mapping[str, re.Pattern[str]]] = {}
+    RESET_OPTIONS: ClassVar[tuple[str, ...]] = ("task_id",)
+    """The keys ``reset(options=...)`` reads. Any other key is refused: a typo such as ``{"task": ...}`` would
+    otherwise be ignored and the episode played on a random task. A domain that reads more keys extends this."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> ToolEnv[Any]:
         """Remember the constructor's arguments (every subclass's, with no code of its own), so that ``fork``
@@ -146,13 +150,13 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
 
     @classmethod
     def split_sources(cls, split: str, count: int) -> list[dict[str, Any]]:
-        """The env arguments of the task sources of a split (``"train"`` or ``"eval"``), at most ``count``: a
+        """The env arguments of the task sources of a split (``"train"`` or ``"test"``), at most ``count``: a
         domain trains on sources that share nothing memorable with those it is evaluated on. By default a domain
         has only its shipped tasks, for evaluation (``officegym.splits`` builds rows from these)."""
-        if split == "eval":
+        if split in ("test", "eval"):  # "eval": the name splits.py used before there were test deals
             return [{}]
         raise arguments.ArgumentError(
-            f"{cls.__name__} has no training split: its shipped tasks are for evaluation only; use split='eval'"
+            f"{cls.__name__} has no training split: its shipped tasks are for testing only; use split='test'"
         )
 
     def progress(self) -> dict[str, float]:
@@ -189,16 +193,11 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
             self._in_use.release()
 
     def _reset(self, seed: int | None, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
-        super().reset(seed=seed)
         task_ids = self._task_ids()
-        task_id = (options or {}).get("task_id")
+        task_id = self._requested_task(options, task_ids)
+        super().reset(seed=seed)
         if task_id is None:
             task_id = task_ids[int(self.np_random.integers(len(task_ids)))]
-        elif task_id not in task_ids:
-            raise ValueError(
-                f"unknown task_id {task_id!r} for this env; it has {len(task_ids)} selected tasks "
-                f"(e.g. {', '.join(task_ids[:3])})"
-            )
         self._ctx, opening, task_info = self._start_episode(task_id)
         self.stats = EpisodeStats()
         self._done = False
@@ -208,6 +207,42 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
             print_entry(self._get_console(), self._transcript[0])
         info = {"system_prompt": self.system_prompt(), "tools": self.tool_schemas, "task_id": task_id, **task_info}
         return opening, info
+
+    def _requested_task(self, options: Any, task_ids: Sequence[str]) -> str | None:
+        """The task ``options`` names (None: draw one), or a one-line error, raised before the reset touches
+        anything: a refused reset neither reseeds the RNG nor ends the episode in play."""
+        if options is None:
+            return None
+        example = f"reset(options={{'task_id': {next(iter(task_ids), 'TASK_ID')!r}}})"
+        if not isinstance(options, Mapping):
+            raise arguments.ArgumentError(
+                f"reset options must be a dict or None, got {type(options).__name__}; e.g. {example}"
+            )
+        unknown = [key for key in options if key not in self.RESET_OPTIONS]
+        if unknown:
+            raise arguments.ArgumentError(self._unknown_options_message(unknown, example))
+        task_id = options.get("task_id")
+        if task_id is not None and task_id not in task_ids:
+            raise arguments.ArgumentError(
+                f"unknown task_id {task_id!r} for {self._name()}; it has {len(task_ids)} selected tasks "
+                f"(e.g. {', '.join(repr(task) for task in task_ids[:3])}; all in env.unwrapped.task_ids)"
+            )
+        return task_id
+
+    def _name(self) -> str:
+        """The registered id in messages (``gym.make`` sets the spec), else the class."""
+        return self.spec.id if self.spec is not None else type(self).__name__
+
+    def _unknown_options_message(self, unknown: list[Any], example: str) -> str:
+        """Names the refused keys, the closest valid key to each, and every key the env reads."""
+        name = self._name()
+        hints = [
+            f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key)
+            for key in unknown
+            for close in [difflib.get_close_matches(str(key), self.RESET_OPTIONS, n=1)]
+        ]
+        valid = ", ".join(repr(key) for key in self.RESET_OPTIONS)
+        return f"unknown reset option {', '.join(hints)} for {name}; the options it reads are {valid}, e.g. {example}"
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
         if not self._in_use.acquire(False):  # positional: the keyword form costs a tenth of a step

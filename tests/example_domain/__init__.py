@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-import gymnasium as gym
+from officegym.registration import register_env
 
 EXAMPLE_ID = "officegym-example/PettyCash-v0"
 
@@ -16,6 +16,5 @@ checkout (the editable install the suite runs on), so forked and spawned vector-
 
 
 def register_example() -> None:
-    """Register the example id once (conftest calls it; re-registering would warn)."""
-    if EXAMPLE_ID not in gym.registry:
-        gym.register(id=EXAMPLE_ID, entry_point=ENTRY_POINT)
+    """Register the example id once (conftest calls it), the way every officegym id is registered."""
+    register_env(EXAMPLE_ID, ENTRY_POINT)

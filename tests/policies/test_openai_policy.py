@@ -48,7 +48,7 @@ def book() -> ScriptBook:
 
 @pytest.fixture()
 def server(book: ScriptBook) -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer(book, lifetime=60) as running:
+    with FakeOpenAIServer(book) as running:
         yield running
 
 
@@ -118,7 +118,7 @@ def test_reasoning_and_missing_ids_from_the_server_are_kept_for_the_wrapper(chat
         reply = policy(server).respond(chat.messages, chat.tools)
     assert reply.message["reasoning_content"] == "who am I?" and reply.message["tool_calls"][0]["id"] is None
     chat.step(reply.message)
-    assert chat.messages[2]["tool_calls"][0]["id"] == "call_1_0" and chat.messages[3]["tool_call_id"] == "call_1_0"
+    assert chat.messages[2]["tool_calls"][0]["id"] == "call00100" and chat.messages[3]["tool_call_id"] == "call00100"
 
 
 def test_the_key_comes_from_the_named_variable_and_is_never_shown(

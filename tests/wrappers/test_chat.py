@@ -82,7 +82,7 @@ def test_missing_and_reused_ids_become_call_turn_k() -> None:
     wrapper.step(native(WHO, APPROVERS, ids=[None, "x"]))
     wrapper.step(native(WHO, WHO, ids=["x", "x"]))
     ids = [c["id"] for m in wrapper.messages if m["role"] == "assistant" for c in m["tool_calls"]]
-    assert ids == ["call_1_0", "x", "call_2_0", "call_2_1"]
+    assert ids == ["call00100", "x", "call_2_0", "call_2_1"]  # ours are 9 alphanumerics; a repeat keeps its style
     answered = [m["tool_call_id"] for m in wrapper.messages if m["role"] == "tool"]
     assert answered == ids
 
@@ -94,10 +94,10 @@ def test_calls_written_in_text_become_tool_calls() -> None:
     assistant = wrapper.messages[2]
     assert assistant["content"] == "Let me look."
     assert [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in assistant["tool_calls"]] == [
-        ("call_1_0", "whoami", "{}"),
-        ("call_1_1", "list_approvers", "{}"),
+        ("call00100", "whoami", "{}"),
+        ("call00101", "list_approvers", "{}"),
     ]
-    assert [m["tool_call_id"] for m in wrapper.messages[3:]] == ["call_1_0", "call_1_1"]
+    assert [m["tool_call_id"] for m in wrapper.messages[3:]] == ["call00100", "call00101"]
     wrapper.step(f"```json\n{json.dumps(WHO)}\n```")
     wrapper.step(json.dumps(APPROVERS))
     assert wrapper.stats.formats == {"hermes": 1, "fenced_json": 1, "bare_json": 1}
@@ -234,13 +234,13 @@ def test_reset_clears_everything() -> None:
     }
     wrapper.step(native(WHO, ids=["call_1_0"]))
     wrapper.step(native(WHO))
-    assert [m["tool_calls"][0]["id"] for m in wrapper.messages if m["role"] == "assistant"] == ["call_1_0", "call_2_0"]
+    assert [m["tool_calls"][0]["id"] for m in wrapper.messages if m["role"] == "assistant"] == ["call_1_0", "call00200"]
 
 
 def test_gymnasium_actions_still_work() -> None:
     wrapper = make()
     observation, *_ = wrapper.step(WHO)
-    assert "AP-145" in observation and wrapper.messages[2]["tool_calls"][0]["id"] == "call_1_0"
+    assert "AP-145" in observation and wrapper.messages[2]["tool_calls"][0]["id"] == "call00100"
     observation, *_ = wrapper.step([WHO, APPROVERS])
     assert len(wrapper.messages[-3]["tool_calls"]) == 2
     openai_message = ChatCompletionMessage.model_validate(native(WHO, ids=["m1"]) | {"role": "assistant"})

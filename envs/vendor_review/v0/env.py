@@ -149,7 +149,7 @@ class VendorReviewEnv(ToolEnv[VendorEpisode]):
         if split == "train":
             raise arguments.ArgumentError(
                 "VendorReview's 20 hand-written deals are for evaluation only: there is no generator of training "
-                "deals yet, and training on the deals it is evaluated on would measure memory; use split='eval'"
+                "deals yet, and training on the deals it is evaluated on would measure memory; use split='test'"
             )
         return super().split_sources(split, count)
 

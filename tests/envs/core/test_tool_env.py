@@ -18,6 +18,8 @@ from officegym.envs.core import ToolEnv
 INVOICE = "officegym/InvoiceApproval-v0"
 VENDOR = "officegym/VendorReview-v0"
 ENV_IDS = sorted(officegym.ENV_IDS)
+HANG_GUARD = 600.0
+"""Seconds a thread waits for another: a guard against a hang, never a speed check."""
 
 
 class Shouty:
@@ -153,13 +155,13 @@ def test_a_second_thread_inside_the_env_gets_a_clear_error() -> None:
 
     def slow_execute(ctx: Any, action: Any) -> Any:
         inside.set()
-        release.wait(10)
+        release.wait(HANG_GUARD)
         return original(ctx, action)
 
     inner.toolbox.execute = slow_execute  # type: ignore[method-assign]
     worker = threading.Thread(target=env.step, args=({"name": "whoami", "arguments": {}},))
     worker.start()
-    assert inside.wait(10)
+    assert inside.wait(HANG_GUARD)
     try:
         with pytest.raises(RuntimeError, match="in use by another thread"):
             env.step({"name": "whoami", "arguments": {}})
@@ -167,7 +169,7 @@ def test_a_second_thread_inside_the_env_gets_a_clear_error() -> None:
             env.reset(seed=1)
     finally:
         release.set()
-        worker.join(10)
+        worker.join(HANG_GUARD)
     inner.toolbox.execute = original  # type: ignore[method-assign]
     assert not env.step({"name": "whoami", "arguments": {}})[0].startswith("Error")  # taking turns is fine
 
@@ -183,7 +185,7 @@ def test_threads_taking_turns_on_one_env_work() -> None:
             )
         )
         worker.start()
-        worker.join(10)
+        worker.join(HANG_GUARD)
     assert len(results) == 3
 
 

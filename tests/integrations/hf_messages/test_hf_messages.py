@@ -368,6 +368,7 @@ def test_template_options_read_the_template_source() -> None:
         "reasoning_key": "reasoning_content",
         "arguments_as_text": False,
         "one_call_per_message": False,
+        "short_call_ids": False,
     }
     assert options("gptoss.jinja")["reasoning_key"] == "thinking"
     assert options("qwen2_5.jinja")["reasoning_key"] is None

@@ -81,7 +81,15 @@ def test_a_step_before_any_reset_is_an_error_observation(urls: dict[str, str]) -
         ({"seed": -1}, "seed must be a non-negative integer"),
         ({"seed": "1"}, "seed must be a non-negative integer"),
         ({"seed": True}, "seed must be a non-negative integer"),
-        ({"task": "single-1"}, "unknown reset parameter(s): task; officegym takes seed, task_id, episode_id"),
+        ({"task": "single-1"}, "unknown reset parameter(s): task; officegym takes seed, task_id, episode_id, env_id"),
+        ({"env_id": "officegym/VendorReview-v0"}, "this server serves officegym/InvoiceApproval-v0"),
+        ({"env_kwargs": "{not json"}, "env_kwargs is not JSON text"),
+        ({"env_kwargs": "[1]"}, "env_kwargs must be a JSON object"),
+        ({"env_kwargs": {"no_such_option": 1}}, "no_such_option"),
+        ({"tier": "single"}, "tier select nothing"),
+        ({"row": "single-1"}, "row must be a task row"),
+        ({"row": {"task_id": "single-1"}}, "task row lacks env_id, env_kwargs"),
+        ({"row": {}, "task_id": "single-1"}, "send a row or its fields, not both"),
     ],
 )
 def test_a_bad_reset_is_refused_by_name_and_the_connection_stays(

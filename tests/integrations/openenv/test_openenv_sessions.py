@@ -89,7 +89,7 @@ def test_a_session_beyond_the_limit_is_refused_and_the_others_carry_on() -> None
                 if first.step(action).done:
                     break
             assert first.state()["grade"]["reward"] == 1.0
-        deadline = time.monotonic() + 30  # a closed session is destroyed a moment after its client has gone
+        deadline = time.monotonic() + HANG_GUARD  # a closed session is destroyed a moment after its client has gone
         while refusal(url) is not None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert refusal(url) is None

@@ -50,7 +50,7 @@ def without_unsaid(schema: Any) -> Any:
 def test_a_scripted_policy_on_the_gold_path_gets_full_marks(env_id: str) -> None:
     """One instance plays several tasks in a row (TRL reuses pooled instances): each row's reset, the gold path
     through the generated methods, then ``get_reward``."""
-    dataset = make_dataset(env_id)
+    dataset = make_dataset(env_id, "test")
     instance = environment_factory(env_id)()
     gold: Any = instance.env.unwrapped
     rows = {row["task_id"]: row for row in dataset}
@@ -83,11 +83,20 @@ def test_the_methods_are_the_env_tools_as_transformers_reads_them(env_id: str) -
 
 
 def test_make_dataset_rows_hold_what_the_env_shows_at_reset() -> None:
-    dataset = make_dataset("officegym/InvoiceApproval-v0", tier="batch", environment="invoices")
+    dataset = make_dataset("officegym/InvoiceApproval-v0", "test", tier="batch", environment="invoices")
     env = gym.make("officegym/InvoiceApproval-v0", tier="batch")
     inner: Any = env.unwrapped
     task_ids = inner.task_ids
-    assert dataset.column_names == ["prompt", "task_id", "tier", "environment"]
+    assert dataset.column_names == [
+        "env_id",
+        "env_kwargs",
+        "task_id",
+        "tier",
+        "split",
+        "source",
+        "prompt",
+        "environment",
+    ]
     assert dataset["task_id"] == task_ids and set(dataset["tier"]) == {"batch"}
     row = dataset[3]
     opening, info = env.reset(options={"task_id": row["task_id"]})
@@ -103,7 +112,7 @@ def test_datasets_of_several_envs_concatenate_for_a_dict_factory() -> None:
     every registered env's dataset shares the same features, so they concatenate."""
     from datasets import concatenate_datasets
 
-    parts = [make_dataset(env_id, environment=env_id.split("/")[1]) for env_id in officegym.ENV_IDS]
+    parts = [make_dataset(env_id, "test", environment=env_id.split("/")[1]) for env_id in officegym.ENV_IDS]
     both = concatenate_datasets(parts)
     assert len(both) == sum(len(part) for part in parts)
     assert set(both["environment"]) == {env_id.split("/")[1] for env_id in officegym.ENV_IDS}

@@ -1,4 +1,5 @@
-"""A real ``trl.GRPOTrainer`` trains for two steps on an officegym env through ``environment_factory``, on CPU.
+"""A real ``trl.GRPOTrainer`` trains for two steps on train rows of an officegym env through
+``environment_factory``, on CPU, logging the grade's components and the reward per task source.
 
 Nothing is downloaded. The model is a randomly initialised two-layer Qwen2 (hidden size 32) and its tokenizer a
 byte-level BPE trained here in well under a second on officegym's own text (system prompts, tool schemas,
@@ -29,12 +30,15 @@ from trl.trainer.grpo_config import GRPOConfig
 from trl.trainer.grpo_trainer import GRPOTrainer
 
 import officegym
-from officegym.integrations.trl import OfficeGymEnvironment, environment_factory, make_dataset
+from officegym.integrations.trl import (
+    OfficeGymEnvironment,
+    environment_factory,
+    grade_metrics,
+    make_dataset,
+    source_rewards,
+)
 
-ENV_ID = "officegym/VendorReview-v0"
-TASKS: dict[str, Any] = {
-    "task_ids": ["vr-easy-02", "vr-easy-04"]
-}  # a no-go and a go deal: the two scripted calls score apart
+ENV_ID = "officegym/VendorReview-v2"
 CHAT_TEMPLATE = Path(trl.__file__).parent / "chat_templates" / "qwen2_5.jinja"
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 MARKUP = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<think>", "</think>"]
@@ -116,7 +120,7 @@ class Pool:
     """The factory TRL calls, counting what it makes and how often each instance starts an episode."""
 
     def __init__(self) -> None:
-        base = environment_factory(ENV_ID, **TASKS)
+        base = environment_factory(ENV_ID)
         self.resets = 0
 
         class Counted(base):  # type: ignore[valid-type,misc]
@@ -133,14 +137,28 @@ class Pool:
         return self.made[-1]
 
 
+def train_rows() -> Any:
+    """Two train rows (generated deals, never a test deal): a go and a no-go deal, so the two scripted calls
+    score apart and GRPO has an advantage to learn from."""
+    dataset = make_dataset(ENV_ID, "train", sources=1)
+    gold: Any = gym.make(ENV_ID, split="train", first_seed=0, deals=200).unwrapped
+    decision = {row: gold.gold_actions(row)[-1]["arguments"]["decision"] for row in dataset["task_id"][:40]}
+    picks = [next(k for k, t in enumerate(dataset["task_id"]) if decision.get(t) == d) for d in ("go", "no-go")]
+    assert set(dataset["split"]) == {"train"}
+    return dataset.select(picks)
+
+
 def test_grpo_trains_on_an_officegym_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
     tokenizer = tiny_tokenizer()
     model = tiny_model(tokenizer)
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     pool = Pool()
+    dataset = train_rows()
+    metrics: list[Any] = [*grade_metrics(ENV_ID), *source_rewards(dataset)]
     args = GRPOConfig(
         output_dir=str(tmp_path),
+        reward_weights=[0.0] * len(metrics),
         max_steps=STEPS,
         per_device_train_batch_size=ROLLOUTS,
         num_generations=ROLLOUTS,
@@ -159,7 +177,8 @@ def test_grpo_trains_on_an_officegym_env(tmp_path: Path, monkeypatch: pytest.Mon
     trainer = GRPOTrainer(
         model=model,
         args=args,
-        train_dataset=make_dataset(ENV_ID, **TASKS),
+        reward_funcs=metrics,
+        train_dataset=dataset,
         processing_class=tokenizer,
         environment_factory=pool,
     )
@@ -168,11 +187,18 @@ def test_grpo_trains_on_an_officegym_env(tmp_path: Path, monkeypatch: pytest.Mon
     trainer.train()
 
     assert trainer.state.global_step == STEPS
-    logs = [log for log in trainer.state.log_history if "rewards/VendorReview_v0/mean" in log]
+    logs = [log for log in trainer.state.log_history if "rewards/VendorReview_v2/mean" in log]
     assert len(logs) == STEPS
     assert all(log["tools/call_frequency"] == 1.0 and log["tools/failure_frequency"] == 0.0 for log in logs)
     assert len(pool.made) == ROLLOUTS and pool.resets == STEPS * ROLLOUTS  # pooled, reset for each rollout
     assert all(env.grade is not None and env.grade["submitted"] for env in pool.made)  # the model's calls ran
     rewards = [env.get_reward() for env in pool.made]  # the last step's episodes, already graded
-    assert logs[-1]["rewards/VendorReview_v0/mean"] == pytest.approx(sum(rewards) / ROLLOUTS)
+    assert logs[-1]["rewards/VendorReview_v2/mean"] == pytest.approx(sum(rewards) / ROLLOUTS)
+    assert all(env.source == "deals 0-199" and env.task_id in dataset["task_id"] for env in pool.made)
+    # the grade's components and the per-source reward are logged beside the reward, with weight 0
+    assert logs[-1]["rewards/grade_reward/mean"] == pytest.approx(logs[-1]["rewards/VendorReview_v2/mean"])
+    assert logs[-1]["rewards/reward_deals_0_199/mean"] == pytest.approx(logs[-1]["rewards/VendorReview_v2/mean"])
+    decisions = [env.grade["reward_decision"] for env in pool.made if env.grade is not None]
+    assert logs[-1]["rewards/grade_reward_decision/mean"] == pytest.approx(sum(decisions) / ROLLOUTS)
+    assert logs[-1]["reward"] == pytest.approx(logs[-1]["rewards/VendorReview_v2/mean"])  # metrics weigh 0
     assert any(not torch.equal(before[name], p) for name, p in model.named_parameters())  # a real update

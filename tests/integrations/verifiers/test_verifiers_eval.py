@@ -1,15 +1,14 @@
 """``vf-eval`` on officegym envs against a loopback OpenAI-compatible server that plays each task's gold path.
 
-This is the whole path a user runs: ``python -m officegym.integrations.verifiers ENV_ID ...`` (vf-eval's own
-``main`` with the taskset made importable) in a subprocess; verifiers starts its interception server, the
-eval's MCP tool server process and the harness; every model call goes through the interception to the fake
-server (``tests/fake_openai_server.py``: one gold tool call per answer, keyed by the task's opening, and the
-API key checked), every tool call over MCP's HTTP to the rollout's own env. The rewards are read from the run's
-``traces.jsonl``.
+This is the whole path a user runs without a Hub package: ``python -m officegym.integrations.verifiers ENV_ID``
+(vf-eval's own ``main`` on the taskset id ``verifiers-officegym``, made importable first) in a subprocess;
+verifiers starts its interception server, the eval's MCP tool server process and the harness; every model call
+goes through the interception to the fake server (``tests/fake_openai_server.py``: one gold tool call per
+answer, keyed by the task's opening, and the API key checked), every tool call over MCP's HTTP to the
+rollout's own episode. The rewards are read from the run's ``traces.jsonl``.
 
-Both envs run at once (two evals, two rollouts each), bounded by a timeout; afterwards no tool server may be
-left running. verifiers 0.4.0 leaves one port file per tool server in ``/tmp`` (``vf-port-*``); the test
-removes the ones created while it ran.
+Both envs run at once (two evals, two rollouts each), bounded by the hang guard; afterwards no tool server may
+be left running. The installed-wheel path with a Hub package id is ``test_verifiers_wheel.py``.
 """
 
 from __future__ import annotations
@@ -31,14 +30,13 @@ pytest.importorskip("verifiers.v1", reason="the verifiers extra is not installed
 import officegym  # noqa: F401  (registers the env ids the fake server's scripts are made from)
 
 from ...fake_openai_server import FakeOpenAIServer, oracle_book
+from .conftest import HANG_GUARD, leftover_servers
 
 TASKS = {
     "officegym/InvoiceApproval-v0": ["single-1", "batch-3"],
     "officegym/VendorReview-v0": ["vr-easy-01", "vr-hard-01"],
 }
 KEY_VARIABLE, KEY = "OFFICEGYM_TEST_MODEL_KEY", "test-key-123"
-TIMEOUT = 900.0  # a guard against a hang, not a speed check: a busy 2-core CI machine once took over 55 s
-SERVER_MODULE = "officegym.integrations.verifiers_toolset"
 
 
 def vf_eval(env_id: str, base_url: str, out: Path, home: Path) -> subprocess.Popen[str]:
@@ -73,45 +71,18 @@ def traces(out: Path) -> list[dict[str, Any]]:
     return [trace for line in lines for trace in json.loads(line)["traces"]]
 
 
-def leftover_servers(home: Path) -> list[int]:
-    """Tool server processes still alive whose working directory is under ``home`` (this test's runtimes)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().decode(errors="replace")
-            cwd = os.readlink(entry / "cwd")
-        except OSError:
-            continue
-        if SERVER_MODULE in command and cwd.startswith(str(home)):
-            found.append(int(entry.name))
-    return found
-
-
-def port_files() -> set[Path]:
-    return set(Path("/tmp").glob("vf-port-*"))
-
-
-@pytest.fixture()
-def stray_port_files() -> Any:
-    before = port_files()
-    yield
-    for path in port_files() - before:
-        path.unlink(missing_ok=True)
-
-
 @pytest.mark.usefixtures("stray_port_files")
 def test_vf_eval_scores_the_gold_paths_full_marks(tmp_path: Path) -> None:
     runs: dict[str, tuple[FakeOpenAIServer, subprocess.Popen[str], Path]] = {}
     outputs: dict[str, tuple[str, str]] = {}
     with ExitStack() as stack:
         for k, (env_id, task_ids) in enumerate(TASKS.items()):
-            server = stack.enter_context(FakeOpenAIServer(oracle_book(env_id, task_ids), api_key=KEY, lifetime=90))
+            book = oracle_book(env_id, task_ids)
+            server = stack.enter_context(FakeOpenAIServer(book, api_key=KEY, lifetime=HANG_GUARD))
             home = tmp_path / f"run{k}"
             home.mkdir()
             runs[env_id] = (server, vf_eval(env_id, server.base_url, home / "out", home), home)
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + HANG_GUARD
         for env_id, (_, process, _) in runs.items():
             try:
                 outputs[env_id] = process.communicate(timeout=max(1.0, deadline - time.monotonic()))

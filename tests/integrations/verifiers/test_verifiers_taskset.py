@@ -1,16 +1,13 @@
 """The verifiers taskset, its MCP tool server and its reward, driven in process along the gold paths.
 
-Each tool server here is the real ``OfficeGymToolset`` registered on a real ``MCPServer`` and called through
-MCP's in-memory client, so the tool catalogue and the results are what a model sees over HTTP. verifiers' state
-channel is replaced by the rollout's trace (``_pull_state`` hands the server the trace's state object, opened
-by the task's own ``setup``), which the toolset fills exactly as it fills a rollout's state. Scoring is the
-task's own ``score`` on that trace. The whole path over HTTP, with ``vf-eval`` and a model endpoint, is
-``test_verifiers_eval.py``.
+Each tool server here is the real ``OfficeGymToolset`` reached over MCP's in-memory client (``conftest.Rollout``),
+so the tool catalogue and the results are what a model sees over HTTP; scoring is the task's own ``score`` on
+the rollout's trace. The whole path over HTTP, with ``vf-eval`` and a model endpoint, is
+``test_verifiers_eval.py``; rows of both splits are ``test_verifiers_rows.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import sys
 from typing import Any
@@ -21,18 +18,14 @@ import pytest
 pytest.importorskip("verifiers.v1", reason="the verifiers extra is not installed: pip install 'officegym[verifiers]'")
 
 import verifiers.v1 as vf
-from mcp import Client
-from mcp.server.mcpserver import MCPServer
 
 import officegym
 from officegym.integrations import verifiers as ogv
 from officegym.integrations import verifiers_toolset as server
 
+from .conftest import Rollout, gold, run
+
 ENV_IDS = sorted(officegym.ENV_IDS)
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
 
 
 def first_task_of_each_tier(env_id: str) -> list[str]:
@@ -42,58 +35,8 @@ def first_task_of_each_tier(env_id: str) -> list[str]:
     return [firsts[tier] for tier in env.TIERS if tier in firsts]
 
 
-def gold(env_id: str, task_id: str) -> list[dict[str, Any]]:
-    env: Any = gym.make(env_id).unwrapped
-    return list(env.gold_actions(task_id))
-
-
 def task_of(env_id: str, task_id: str, **options: Any) -> Any:
     return next(iter(ogv.taskset(env_id, **options).include(ids=[task_id])))
-
-
-class Rollout:
-    """One rollout of a task: its trace (whose state the task's ``setup`` opens), the eval's tool server reached
-    over in-memory MCP, and the task's scoring. Several rollouts may share one tool server, as in an eval."""
-
-    def __init__(self, task: Any, toolset: Any = None) -> None:
-        self.task = task
-        self.toolset = toolset if toolset is not None else ogv.OfficeGymToolset(vf.SharedToolsetConfig())
-        self.trace = vf.Trace(
-            task=vf.TraceTask(type="OfficeGymTask", data=task.data, key=task.key, hash=task.hash),
-            agent=vf.AgentInfo(config=vf.AgentConfig()),
-            state=ogv.OfficeGymState(),
-        )
-        run(task.setup(self.trace, None))
-
-    @property
-    def state(self) -> Any:
-        return self.trace.state
-
-    async def _client(self, work: Any) -> Any:
-        async def pull() -> Any:
-            return self.trace.state
-
-        self.toolset._pull_state = pull  # this rollout's state stands in for verifiers' state channel
-        mcp = MCPServer("officegym-test")
-        self.toolset.register(mcp)
-        async with Client(mcp) as client:
-            return await work(client)
-
-    def play(self, actions: list[dict[str, Any]]) -> list[Any]:
-        async def work(client: Any) -> list[Any]:
-            return [await client.call_tool(action["name"], action["arguments"]) for action in actions]
-
-        return list(run(self._client(work)))
-
-    def tools(self) -> list[Any]:
-        async def work(client: Any) -> list[Any]:
-            return list((await client.list_tools()).tools)
-
-        return list(run(self._client(work)))
-
-    def score(self) -> Any:
-        run(self.task.score(self.trace))
-        return self.trace
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -106,6 +49,7 @@ def test_rows_are_the_env_tasks_with_their_prompts(env_id: str) -> None:
     opening, info = gym.make(env_id).reset(seed=0, options={"task_id": first.data.task_id})
     assert (first.data.prompt, first.data.system_prompt) == (opening, info["system_prompt"])
     assert (first.data.id, first.data.tier) == (first.data.task_id, env.task_tier(first.data.task_id))
+    assert (first.data.split, first.data.source, first.data.env_kwargs) == ("test", "shipped", "{}")
     hardest = env.TIERS[-1]
     assert {t.data.tier for t in ogv.taskset(env_id, tiers=[hardest])} == {hardest}
 
@@ -227,7 +171,7 @@ def test_tool_arguments_that_are_not_an_object_are_told_back() -> None:
     assert run(ogv.run_tool_call(call("[1]"), never)).startswith("Error: the tool arguments must be a JSON object")
 
 
-def test_vf_eval_finds_the_taskset_harness_and_env_under_the_plugin_id(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vf_eval_finds_the_taskset_harness_and_env_under_the_old_plugin_id(monkeypatch: pytest.MonkeyPatch) -> None:
     plugin = importlib.import_module("officegym.integrations.verifiers_officegym")
     monkeypatch.setitem(sys.modules, ogv.PLUGIN_MODULE, plugin)
     assert vf.environment_class(ogv.PLUGIN_ID) is ogv.OfficeGymEnv
@@ -252,3 +196,49 @@ def test_without_the_extra_the_error_names_the_install_command(monkeypatch: pyte
     monkeypatch.setitem(sys.modules, "verifiers.v1", None)
     with pytest.raises(ImportError, match=r"pip install 'officegym\[verifiers\]'"):
         server.require("verifiers.v1")
+
+
+def test_each_env_id_has_its_own_taskset_and_refuses_another_env() -> None:
+    for env_id in ENV_IDS:
+        config = ogv.env_taskset(env_id).config
+        assert (config.id, config.env_id, config.split, config.sources) == (ogv.package_id(env_id), env_id, "test", 2)
+        assert issubclass(ogv.env_taskset_type(env_id), ogv.OfficeGymTaskset)
+        assert getattr(ogv, f"{ogv.class_prefix(env_id)}Taskset") is ogv.env_taskset_type(env_id)
+    with pytest.raises(ValueError, match=r"officegym-vendor-review-v0 plays officegym/VendorReview-v0.*use officegym-"):
+        ogv.env_taskset_config_type("officegym/VendorReview-v0")(env_id="officegym/VendorReview-v1")
+
+
+def test_package_ids_follow_the_env_ids() -> None:
+    assert ogv.package_id("officegym/InvoiceApproval-v1") == "officegym-invoice-approval-v1"
+    assert ogv.package_module("officegym/VendorReview-v2") == "officegym_vendor_review_v2"
+    assert ogv.class_prefix("officegym/VendorReview-v2") == "VendorReviewV2"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"split": "dev"}, "split must be 'train' or 'test'"),
+        ({"sources": 0}, "sources"),
+        ({"env_kwargs": {"company_seed": 7}}, "each row names its world; pick the rows with split"),
+    ],
+)
+def test_bad_taskset_options_are_refused_with_the_fix(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ogv.taskset("officegym/InvoiceApproval-v0", **options)
+
+
+def test_eval_is_read_as_test() -> None:
+    assert ogv.taskset("officegym/VendorReview-v0", split="eval").config.split == "test"
+
+
+def test_task_data_from_before_rows_reads_its_env_kwargs_as_the_row_text() -> None:
+    data = ogv.OfficeGymData(env_id="officegym/InvoiceApproval-v0", task_id="single-1", env_kwargs={"b": 1, "a": 2})
+    assert data.env_kwargs == '{"a":2,"b":1}'
+
+
+def test_the_gold_check_passes_and_a_stale_row_is_an_error_not_a_pass() -> None:
+    task = task_of("officegym/InvoiceApproval-v0", "batch-3")
+    assert run(task.validate(None)) is True
+    stale = task.with_data(prompt="Decide ER-2026-99999.")
+    with pytest.raises(ValueError, match=r"rebuild the rows with officegym\.splits\.task_rows"):
+        run(stale.validate(None))

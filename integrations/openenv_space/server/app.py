@@ -1,0 +1,30 @@
+"""The officegym OpenEnv server, as OpenEnv's environment projects lay it out: ``app`` and ``main()``.
+
+One env id per server, chosen by environment variables (a Space or a container has no command line for
+``officegym serve``'s options): ``OFFICEGYM_ENV_ID`` (default ``officegym/InvoiceApproval-v1``),
+``OFFICEGYM_ENV_KWARGS`` (a JSON object), ``OFFICEGYM_MAX_SESSIONS`` (default 64) and
+``OFFICEGYM_SESSION_TIMEOUT`` (seconds). Everything else is officegym's own server
+(``officegym.integrations.openenv``): the same app as ``officegym serve``.
+
+    uvicorn server.app:app --host 0.0.0.0 --port 8000     # what openenv.yaml and OpenEnv's UV provider run
+    python -m server.app --port 8000                      # the Dockerfile's command
+    uv run --project . server                             # the [project.scripts] entry point
+"""
+
+from __future__ import annotations
+
+import os
+
+from officegym.integrations.openenv_server import SpaceConfig, space_main
+
+CONFIG = SpaceConfig.from_environ(os.environ)
+app = CONFIG.app()
+
+
+def main() -> None:
+    """Serve ``app`` on ``--host`` (default 0.0.0.0) and ``--port`` (default 8000) until SIGINT or SIGTERM."""
+    space_main(app, CONFIG)
+
+
+if __name__ == "__main__":
+    main()
