@@ -83,13 +83,14 @@ def run_app(
 ) -> None:
     """Run an app of ``create_app`` until SIGINT or SIGTERM (``serve``, and a Space's ``server/app.py``)."""
     sock = bind(host, port)  # first: a port in use is an error before uvicorn configures the process's logging
-    server = _server(app, log_level, own_logging=True)
-    url = base_url(host, sock.getsockname()[1])
-    ws = url.replace("http://", "ws://", 1)
-    announce(
-        f"officegym serve: {env_id} on {url} (OpenEnv WebSocket {ws}/ws, MCP {url}/mcp, up to {max_sessions} sessions)"
-    )
     try:
+        server = _server(app, log_level, own_logging=True)
+        url = base_url(host, sock.getsockname()[1])
+        ws = url.replace("http://", "ws://", 1)
+        announce(
+            f"officegym serve: {env_id} on {url} (OpenEnv WebSocket {ws}/ws, MCP {url}/mcp, "
+            f"up to {max_sessions} sessions)"
+        )
         server.run(sockets=[sock])
     finally:
         sock.close()

@@ -58,58 +58,24 @@ def test_the_lock_is_held_for_the_run_and_released_after(tmp_path: Path) -> None
         pass
 
 
+GOOD = {
+    "key": "single-1#0",
+    "env_id": INVOICE,
+    "task_id": "single-1",
+    "rollout": 0,
+    "has_error": False,
+    "reward": 1.0,
+    "grade": {},
+    "messages": [],
+}
 FORGED = [
     "[" * 100_000,
     "{" * 50_000,
     json.dumps({"key": "single-1#0"}),
-    json.dumps(
-        {
-            "key": "single-2#0",
-            "env_id": INVOICE,
-            "task_id": "single-1",
-            "rollout": 0,
-            "has_error": False,
-            "reward": 1.0,
-            "grade": {},
-            "messages": [],
-        }
-    ),
-    json.dumps(
-        {
-            "key": "single-1#0",
-            "env_id": INVOICE,
-            "task_id": "single-1",
-            "rollout": "0",
-            "has_error": False,
-            "reward": 1.0,
-            "grade": {},
-            "messages": [],
-        }
-    ),
-    json.dumps(
-        {
-            "key": "single-1#0",
-            "env_id": INVOICE,
-            "task_id": "single-1",
-            "rollout": 0,
-            "has_error": False,
-            "reward": "1",
-            "grade": {},
-            "messages": [],
-        }
-    ),
-    json.dumps(
-        {
-            "key": "single-1#0",
-            "env_id": INVOICE,
-            "task_id": "single-1",
-            "rollout": 0,
-            "has_error": False,
-            "reward": None,
-            "grade": {},
-            "messages": [],
-        }
-    ),
+    json.dumps({**GOOD, "key": "single-2#0"}),  # a key that is not its own task_id#rollout
+    json.dumps({**GOOD, "rollout": "0"}),
+    json.dumps({**GOOD, "reward": "1"}),
+    json.dumps({**GOOD, "reward": None}),  # scored, without a reward
     "7",
     "null",
     '"single-1#0"',
