@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,8 +23,10 @@ from rich.table import Table
 
 from . import ENV_IDS
 from .envs.core.demo import Demo
+from .envs.core.rendering import ShowSteps
+from .evaluation.options import OneLineParser, seed_number
 from .policies import EpisodeResult, run_episode
-from .policies.registry import make_policy, policy_names
+from .policies.registry import make_policy, policies_for, policy_names
 from .registration import env_class
 
 
@@ -83,7 +86,7 @@ def demo(console: Console, render: bool = True) -> int:
             demo_ = _demo(env_id)
             policy, task_id = demo_.policies[0], demo_.task_id
             console.rule(f"{env_id}: {policy} on {task_id}")
-            env = gym.make(env_id, render_mode="human")
+            env = ShowSteps(gym.make(env_id), console)
             run_episode(env, make_policy(policy, env), task_id=task_id, seed=0)
             env.close()
     for env_id in ENV_IDS:
@@ -92,8 +95,25 @@ def demo(console: Console, render: bool = True) -> int:
     return 0
 
 
-def run(console: Console, env_id: str, policy: str, task_ids: list[str] | None, seed: int, render: bool) -> int:
-    env = gym.make(env_id, render_mode="human" if render else None)
+def run(
+    console: Console,
+    env_id: str,
+    policy: str,
+    task_ids: list[str] | None,
+    seed: int,
+    render: bool,
+    *,
+    full: bool = False,
+) -> int:
+    """Play ``policy`` on the tasks; ``render`` shows every step (``full``: JSON results unclipped too)."""
+    offered = policies_for(env_id)
+    if policy not in offered:
+        players = [other for other in ENV_IDS if policy in policies_for(other)]
+        known = f"the {policy} policy plays {', '.join(players)} only" if players else f"unknown policy {policy!r}"
+        raise ValueError(f"{known}; {env_id} takes --policy {', '.join(offered)}")
+    env: gym.Env[Any, Any] = gym.make(env_id)
+    if render or full:
+        env = ShowSteps(env, console, full=full)
     results = []
     for index, task_id in enumerate(task_ids or _task_ids(env)):
         results.append(run_episode(env, make_policy(policy, env, seed + index), task_id=task_id, seed=seed + index))
@@ -102,35 +122,92 @@ def run(console: Console, env_id: str, policy: str, task_ids: list[str] | None, 
     return 0
 
 
+def _policies_help() -> str:
+    """``run --help``'s list of the policies each env takes (from the registry)."""
+    lines = ["policies by environment (default: oracle, which replays each task's gold path):"]
+    for env_id in sorted(ENV_IDS):
+        lines += textwrap.wrap(
+            ", ".join(policies_for(env_id)), 100, initial_indent=f"  {env_id:30}", subsequent_indent=" " * 32
+        )
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = OneLineParser(  # one-line errors, for every command
         prog="officegym", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
     demo_p = sub.add_parser("demo", help="render one episode, then score scripted policies on every task")
     demo_p.add_argument("--no-render", action="store_true", help="only print the score table")
-    run_p = sub.add_parser("run", help="play a scripted policy on an environment's tasks")
+    run_p = sub.add_parser(
+        "run",
+        help="play a scripted policy on an environment's tasks",
+        epilog=_policies_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run_p.add_argument("env_id", choices=sorted(ENV_IDS))
-    run_p.add_argument("--policy", choices=sorted(policy_names()), default="oracle")
+    run_p.add_argument(
+        "--policy",
+        default="oracle",
+        metavar="POLICY",
+        help="a scripted policy of the env, listed below (default: oracle)",
+    )
     run_p.add_argument("--task-id", action="append", dest="task_ids", help="a task to play (repeatable)")
-    run_p.add_argument("--seed", type=int, default=0)
+    run_p.add_argument("--seed", type=seed_number, default=0)
     run_p.add_argument("--render", action="store_true", help="print every step with rich")
+    run_p.add_argument(
+        "--full", action="store_true", help="print every step, long JSON results unclipped (implies --render)"
+    )
     add_eval_parser(sub)
     add_show_parsers(sub)
     add_serve_parser(sub)
+    add_report_parser(sub)
     return parser
 
 
 def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .integrations import server_limits as limits
+
     serve = sub.add_parser(
         "serve",
         help="serve an env over the OpenEnv protocol: WebSocket sessions, MCP tools at /mcp (needs the openenv extra)",
+        description=limits.SERVE_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     serve.add_argument("env_id", choices=sorted(ENV_IDS))
     serve.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port, printed at start)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     serve.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions, each with its own env")
-    serve.add_argument("--session-timeout", type=float, help="close sessions idle this many seconds (default: never)")
+    serve.add_argument(
+        "--idle-timeout",
+        "--session-timeout",
+        type=float,
+        default=limits.DEFAULT_IDLE_TIMEOUT_S,
+        help="close sessions with no reset, step or MCP call for this many seconds (default: %(default)g)",
+    )
+    serve.add_argument(
+        "--max-sessions-per-client",
+        type=int,
+        default=limits.DEFAULT_MAX_SESSIONS_PER_CLIENT,
+        help="sessions one peer address may hold, WebSocket and HTTP /mcp alike (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=limits.DEFAULT_MAX_BODY_BYTES,
+        help="largest HTTP body and WebSocket message, refused before parsing (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=limits.DEFAULT_HEADER_TIMEOUT_S,
+        help="seconds a connection has to send its request headers (default: %(default)g)",
+    )
+    serve.add_argument(
+        "--token",
+        help=f"bearer token every request but GET /health must send (default: ${limits.TOKEN_VARIABLE}); "
+        "required with a --host beyond loopback",
+    )
     serve.add_argument(
         "--env-kwargs",
         help='JSON object of env arguments of the server\'s own world, e.g. \'{"tier": "single"}\' (a reset that '
@@ -159,6 +236,14 @@ def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     out.add_argument("-o", "--output", default="results", help="directory (or .jsonl file) for the results")
     out.add_argument("--restart", action="store_true", help="replace the results file instead of resuming it")
     out.add_argument("-q", "--quiet", action="store_true", help="no live progress view")
+    out.add_argument(
+        "--progress-every",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="when the output is not a terminal (a pipe, a log, CI): a plain progress line every SECONDS and at "
+        "the end (default 10; 0: none)",
+    )
 
 
 def _model_options(llm: argparse._ArgumentGroup) -> None:
@@ -219,9 +304,10 @@ def _episode_options(run: argparse._ArgumentGroup) -> None:
     run.add_argument("--seed", type=int, default=0)
     run.add_argument(
         "--backend",
-        choices=["local", "ray"],
+        choices=["local", "processes", "ray"],
         default="local",
-        help="local threads, or Ray tasks that each play whole episodes (the ray extra)",
+        help="local: threads in this process (LLM episodes wait on the network); processes: one worker process "
+        "per core, each playing whole scripted episodes; ray: Ray tasks that each play whole episodes (the ray extra)",
     )
     run.add_argument("--address", help="with --backend ray: a Ray cluster address (default: start Ray locally)")
     run.add_argument(
@@ -231,6 +317,18 @@ def _episode_options(run: argparse._ArgumentGroup) -> None:
         help="re-runs of an episode after an infrastructure error before it is recorded as one",
     )
     run.add_argument("--pass-threshold", type=float, default=1.0, help="reward that counts as a pass")
+
+
+def add_report_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    from .evaluation.report import add_report_arguments
+
+    report = sub.add_parser(
+        "report",
+        help="write one self-contained HTML file of results files: tables, charts, every transcript",
+        description="Writes one HTML file (no server, nothing fetched) with the runs side by side, per-tier and "
+        "per-task tables, pass@k, charts, and every episode's transcript and failure report, filterable.",
+    )
+    add_report_arguments(report)
 
 
 def add_show_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -246,7 +344,7 @@ def add_show_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console()
-    if args.command in ("eval", "show", "replay"):
+    if args.command in ("eval", "show", "replay", "report"):
         return evaluation_verb(args, console)
     if args.command == "serve":
         from .integrations.openenv_server import serve_command
@@ -255,9 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "demo":
             return demo(console, render=not args.no_render)
-        return run(console, args.env_id, args.policy, args.task_ids, args.seed, args.render)
+        return run(console, args.env_id, args.policy, args.task_ids, args.seed, args.render, full=args.full)
     except (ValueError, gym.error.Error) as error:
-        console.print(f"[red]error:[/red] {error}")
+        console.print(f"Error: {error}", markup=False, highlight=False, soft_wrap=True)  # one line, whole
         return 2
 
 
@@ -268,10 +366,11 @@ def evaluation_verb(args: argparse.Namespace, console: Console) -> int:
 
     errors = Console(stderr=True)
     verbs = {"eval": eval_command, "show": show_command, "replay": replay_command}
+    verbs["report"] = _report_command
     try:
         return verbs[args.command](args, console, errors)
     except (ValueError, OSError, gym.error.Error) as error:
-        errors.print(f"Error: {error}", markup=False, highlight=False)
+        errors.print(f"Error: {error}", markup=False, highlight=False, soft_wrap=True)  # one line, never wrapped
         return 2
     except InfrastructureError as error:  # fatal: a bad key or an unknown model would fail every episode
         errors.print(
@@ -284,6 +383,12 @@ def evaluation_verb(args: argparse.Namespace, console: Console) -> int:
     except KeyboardInterrupt:
         errors.print("interrupted: run the same command again to resume", markup=False)
         return 130
+
+
+def _report_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
+    from .evaluation.report import report_command
+
+    return report_command(args, console, errors)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 ENV_IDS = {
     "officegym/InvoiceApproval-v0": "officegym.envs.invoice_approval.v0.env:InvoiceApprovalEnv",
     "officegym/InvoiceApproval-v1": "officegym.envs.invoice_approval.v1.env:InvoiceApprovalV1Env",
+    "officegym/InvoiceApproval-v2": "officegym.envs.invoice_approval.v2.env:InvoiceApprovalV2Env",
     "officegym/VendorReview-v0": "officegym.envs.vendor_review.v0.env:VendorReviewEnv",
     "officegym/VendorReview-v1": "officegym.envs.vendor_review.v1.env:VendorReviewV1Env",
     "officegym/VendorReview-v2": "officegym.envs.vendor_review.v2.env:VendorReviewV2Env",

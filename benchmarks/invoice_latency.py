@@ -177,6 +177,7 @@ def grading_us(repeats: int, env_kwargs: dict[str, Any] | None = None) -> dict[s
     def cold() -> None:
         bundle._gold.pop(longest.id, None)
         bundle._gold_delta.pop(longest.id, None)
+        bundle._gold_stored.pop(longest.id, None)  # and its copy from the company cache: cold replays the path
         env._grade_episode(ctx)
 
     cold_us = summary(sample_us(cold, max(3, repeats // 10), warmup=0))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -160,7 +161,8 @@ def measure(scale: int, repeats: int) -> dict[str, Any]:
 def run_scale(scale: int, repeats: int) -> dict[str, Any]:
     """``measure`` in a fresh interpreter; returns its JSON."""
     code = f"import json; from benchmarks.scale import measure; print(json.dumps(measure({scale}, {repeats})))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = {**os.environ, "OFFICEGYM_CACHE_DIR": ""}  # generation and cold grading as built, not from the cache
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 

@@ -7,6 +7,11 @@ target 0), non-``Error:`` answers to invalid calls and observations a JSON or HT
 those hostile: JSON nested thousands deep, numbers thousands of digits long, lone surrogates, values that
 cannot be printed. Progress goes to stderr every tenth of a run; the last result is written to
 ``benchmarks/results/soak.json``.
+
+``python -m benchmarks.soak --vector [--steps N]`` runs only the vector section instead: every vector layout
+(sync, async, batched) on every env, 3 envs each, with hostile actions including values that cannot be pickled,
+checked in lock step against single envs (``vector_lockstep.py``; target: 0 mismatches, 0 exceptions). Its
+result is merged into ``soak.json`` under ``"vector"`` (with the default 2,000 steps per run or more).
 """
 
 from __future__ import annotations
@@ -223,11 +228,53 @@ def soak_env(env_id: str, steps: int, num_envs: int, seed: int) -> dict[str, Any
     }
 
 
+VECTOR_STEPS = 2_000
+
+
+def soak_vector(steps: int, num_envs: int = 3) -> dict[str, Any]:
+    """The vector section: ``steps`` lock-step vector steps per layout and env (see ``vector_lockstep.py``)."""
+    from .vector_lockstep import LAYOUTS, run_lockstep
+
+    runs = []
+    for seed, env_id in enumerate(ID_POOL):
+        for layout in LAYOUTS:
+            start = time.perf_counter()
+            run = run_lockstep(layout, env_id, num_envs, steps, seed)
+            run["seconds"] = round(time.perf_counter() - start, 1)
+            print(f"soak vector {layout} {env_id}: {run}", file=sys.stderr, flush=True)
+            runs.append(run)
+    return {
+        "total_vector_steps": sum(r["steps"] for r in runs),
+        "slot_steps": sum(r["steps"] * r["num_envs"] for r in runs),
+        "mismatches": sum(r["mismatches"] for r in runs),
+        "exceptions": sum(r["exceptions"] for r in runs),
+        "runs": runs,
+    }
+
+
+def _write_merged(key: str | None, value: dict[str, Any]) -> None:
+    """``soak.json`` with ``value`` at ``key`` (or as the whole random soak, when ``key`` is None), keeping
+    the other section: the random soak and the vector section are re-run separately."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / "soak.json"
+    old = json.loads(path.read_text()) if path.exists() else {}
+    merged = {**old, key: value} if key else {**value, **({"vector": old["vector"]} if "vector" in old else {})}
+    path.write_text(json.dumps(merged, indent=2) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", type=int, default=1_000_000, help="total steps, split over the envs")
+    parser.add_argument("--steps", type=int, default=None, help="total steps, split over the envs")
     parser.add_argument("--num-envs", type=int, default=8)
+    parser.add_argument("--vector", action="store_true", help="run only the vector lock-step section")
     args = parser.parse_args(argv)
+    if args.vector:
+        section = soak_vector(args.steps or VECTOR_STEPS)
+        print(json.dumps({k: v for k, v in section.items() if k != "runs"}, indent=2))
+        if (args.steps or VECTOR_STEPS) >= VECTOR_STEPS:
+            _write_merged("vector", section)
+        return 0 if section["mismatches"] == 0 and section["exceptions"] == 0 else 1
+    args.steps = args.steps or 1_000_000
     results = [soak_env(env_id, args.steps // len(ID_POOL), args.num_envs, seed) for seed, env_id in enumerate(ID_POOL)]
     summary = {
         "total_steps": sum(r["steps"] for r in results),
@@ -237,8 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(json.dumps(summary, indent=2))
     if args.steps >= 1_000_000:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "soak.json").write_text(json.dumps(summary, indent=2) + "\n")
+        _write_merged(None, summary)
     return 0 if summary["crashes"] == 0 and summary["problems"] == 0 else 1
 
 

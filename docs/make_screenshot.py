@@ -2,8 +2,8 @@
 
 ``.venv/bin/python docs/make_screenshot.py`` plays ``solver_v1`` (the reference solver, working from
 observations only) on InvoiceApproval-v1's ``single-7`` and prints every step with the panels that
-``render_mode="human"`` shows (``officegym.envs.core.rendering``) into a recording ``rich`` console, then
-saves it as SVG. Tool results are cut to a few lines, so the picture shows the shape of an episode (the work
+``officegym run --render`` shows (``officegym.envs.core.rendering.step_panel``) into a recording ``rich`` console,
+then saves it as SVG. Tool results are cut to a few lines, so the picture shows the shape of an episode (the work
 order, the reads, the decisions, the grade) on one screen; ``officegym run ... --render`` shows them whole.
 
 The episode is deterministic, so running the script again rewrites the same picture unless the env or the
@@ -22,7 +22,7 @@ import gymnasium as gym
 from rich.console import Console
 
 import officegym  # noqa: F401  (registers the env ids)
-from officegym.envs.core.rendering import TranscriptEntry, print_entry, print_grade
+from officegym.envs.core.rendering import TranscriptEntry, grade_view, json_value, step_panel
 from officegym.policies.registry import make_policy
 
 ENV_ID = "officegym/InvoiceApproval-v1"
@@ -50,14 +50,16 @@ def record_episode(console: Console) -> dict[str, Any]:
     policy = make_policy(POLICY, env, 0)
     observation, info = env.reset(seed=0, options={"task_id": TASK_ID})
     policy.reset(observation, info)
-    print_entry(console, TranscriptEntry(0, None, {}, observation))
+    console.print(step_panel(TranscriptEntry(0, None, {}, observation)))
     turn, done = 0, False
     grade: dict[str, Any] = {}
     while not done:
         action = policy.act(observation)
         observation, _, terminated, truncated, info = env.step(action)
         turn, done = turn + 1, terminated or truncated
-        print_entry(console, TranscriptEntry(turn, action["name"], dict(action["arguments"]), _short(observation)))
+        shown = observation if json_value(observation) is not None else _short(observation)  # JSON: clipped laid out
+        entry = TranscriptEntry(turn, action["name"], dict(action["arguments"]), shown)
+        console.print(step_panel(entry, limit=RESULT_LINES))
         grade = info.get("grade", grade)
     env.close()
     return dict(grade)
@@ -67,7 +69,7 @@ def recorded_console() -> Console:
     """A recording console (printing nowhere) that holds the whole episode and its grade."""
     console = Console(record=True, width=WIDTH, file=io.StringIO(), color_system="truecolor")
     grade = record_episode(console)
-    print_grade(console, {key: grade[key] for key in GRADE_KEYS if key in grade})
+    console.print(grade_view({key: grade[key] for key in GRADE_KEYS if key in grade}))
     return console
 
 

@@ -20,10 +20,13 @@ from rich.console import Console
 from ..policies.chat import ScriptedChatPolicy
 from ..policies.registry import make_policy
 from .jobs import ChatPolicyFactory, EvalPlan
+from .live import PROGRESS_EVERY
+from .options import check_eval_numbers, json_problem
 from .records import describe_lines, read_records_with_lines
 from .replay import replay_record, replay_table
 from .rows import eval_world
 from .runner import plan_task_ids, results_path, run_eval
+from .scripted_factory import ScriptedPolicyFactory
 from .show import select_records, show_episode, show_list, show_side_by_side
 from .summary import summary_table
 
@@ -32,6 +35,10 @@ if TYPE_CHECKING:  # the openai package is the llm extra: imported only when an 
 
 
 def eval_command(args: argparse.Namespace, console: Console, errors: Console) -> int:
+    check_eval_numbers(args)  # every number in its range before anything runs (options.py)
+    progress_every = float(getattr(args, "progress_every", PROGRESS_EVERY))
+    if not progress_every >= 0:  # NaN too
+        raise ValueError(f"--progress-every must be 0 (no progress lines) or more seconds, got {progress_every:g}")
     env_kwargs = json_object(args.env_kwargs, "--env-kwargs")
     if args.max_turns is not None:
         env_kwargs["max_turns"] = args.max_turns
@@ -62,7 +69,11 @@ def eval_command(args: argparse.Namespace, console: Console, errors: Console) ->
     def warn(text: str) -> None:
         errors.print(text, markup=False, highlight=False, soft_wrap=True)  # a path stays whole, to copy
 
-    outcome = run_eval(plan, factory, console, live=not args.quiet, preflight=preflight, warn=warn)
+    outcome = run_eval(
+        plan, factory, console, live=not args.quiet, progress_every=progress_every, preflight=preflight, warn=warn
+    )
+    if not outcome.ran:  # a finished run asked again: say so, then show its table as a fresh run would
+        console.print(f"all {outcome.skipped} episodes already done (--restart runs them again)")
     console.print(summary_table(outcome.summary, f"{args.env_id} · {info.get('model') or info['policy']}"))
     console.print(f"results: {outcome.path} ({outcome.ran} episode(s) run, {outcome.skipped} already there)")
     console.print(f"summary: {outcome.summary_path}")
@@ -89,7 +100,7 @@ def build_policy(
         finally:
             probe.close()
         name = args.policy
-        return scripted.describe(), lambda env, seed: ScriptedChatPolicy(make_policy(name, env, seed)), None
+        return scripted.describe(), ScriptedPolicyFactory(name), None
     policy = openai_policy(args)
     return policy.describe(), lambda env, seed: policy, policy.preflight
 
@@ -166,7 +177,8 @@ def replay_command(args: argparse.Namespace, console: Console, errors: Console) 
             markup=False,
         )
         return 1
-    console.print(f"all {len(results)} episode(s) reproduce their stored grade")
+    if not all(r.transcript_matches for r in results):  # else the table's "all N match" said it
+        console.print(f"all {len(results)} episode(s) reproduce their stored grade")
     return 0
 
 
@@ -197,10 +209,8 @@ def split_ids(values: list[str] | None) -> list[str] | None:
 def json_object(text: str | None, flag: str) -> dict[str, Any]:
     if not text:
         return {}
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        raise ValueError(f"{flag} must be a JSON object, e.g. '{{\"company_seed\": 7}}' ({error})") from error
-    if not isinstance(value, dict):
-        raise ValueError(f"{flag} must be a JSON object, got {type(value).__name__}")
+    problem = json_problem(text, flag)  # not JSON, not an object, too large or too deep (options.py)
+    if problem:
+        raise ValueError(problem)
+    value: dict[str, Any] = json.loads(text)
     return value

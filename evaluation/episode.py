@@ -24,6 +24,7 @@ import gymnasium as gym
 
 from ..policies.chat import ChatPolicy, ContextLengthExceeded, ModelOutputRejected, add_usage
 from ..wrappers.chat import ChatWrapper
+from .failures import failure_rows
 
 
 class EpisodeCancelled(Exception):
@@ -137,14 +138,11 @@ def _end_early(run: EpisodeRun, wrapper: ChatWrapper, reason: str, error: Except
     wrapper.end(reason)
 
 
-def failure_report(env: Any) -> list[dict[str, Any]]:
-    """Where the episode fell short of the gold outcome, item by item (the domain's ``failure_report``), for
-    ``officegym show``; empty on full marks, and for an env that offers none."""
-    try:
-        rows: list[dict[str, Any]] = env.unwrapped.failure_report()
-    except (AttributeError, TypeError, RuntimeError):
-        return []
-    return rows
+def failure_report(env: Any) -> list[dict[str, str]]:
+    """Where the episode fell short of the gold outcome, one labelled row per differing field (the format of
+    ``evaluation/failures.py``), for the record, ``officegym show`` and the HTML report; empty on full marks,
+    and for an env that offers none."""
+    return failure_rows(env)
 
 
 def _fill(run: EpisodeRun, wrapper: ChatWrapper, started: float) -> None:

@@ -5,14 +5,21 @@ until the end. The table shows per tier what has finished so far: episodes, infr
 reward, pass rate; and below it the episodes in flight with their turns, tokens (finished and in flight) and
 throughput. An episode of a hundred turns takes minutes, so turns and tokens are counted as they happen, not
 only when an episode ends: a stuck or silent endpoint shows as a count that does not move. It draws only on a
-terminal; piped or captured output gets the final summary alone.
+terminal.
+
+Piped into a file, a log or CI, a redrawn screen is unreadable, so there it prints a plain line instead every
+``progress_every`` seconds and once at the end: episodes done of the total, episodes that did not pass,
+infrastructure errors, tokens, episodes per second and the time left at that rate. Those seconds are the run's
+own (``time.monotonic``) and only ever reach the screen, never a record or a grade.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, Group
@@ -23,6 +30,9 @@ from rich.table import Table
 from .episode import EpisodeRun
 from .summary import tier_rank
 
+PROGRESS_EVERY = 10.0
+"""Seconds between plain progress lines by default (``officegym eval --progress-every``)."""
+
 
 class LiveView:
     """``with LiveView(console, title, total) as view:``; ``view.turn(key, run)`` after every turn of an episode
@@ -30,12 +40,32 @@ class LiveView:
     the counters, so a turn costs a few additions, not a redraw."""
 
     def __init__(
-        self, console: Console, title: str, total: int, *, threshold: float = 1.0, enabled: bool = True
+        self,
+        console: Console,
+        title: str,
+        total: int,
+        *,
+        threshold: float = 1.0,
+        enabled: bool = True,
+        progress_every: float = PROGRESS_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+        beat: bool = True,
     ) -> None:
+        """``progress_every``: seconds between plain progress lines off a terminal (0: none); ``clock`` tells
+        those seconds and ``beat`` starts the thread that prints them (a test passes a fake clock, no beat, and
+        calls :meth:`tick` itself)."""
+        if progress_every < 0:
+            raise ValueError(f"--progress-every must be 0 (off) or more seconds, got {progress_every:g}")
         self.console = console
         self.title = title
+        self.total = total
         self.threshold = threshold
         self.enabled = enabled and console.is_terminal
+        self.plain = PlainProgress(self, progress_every, clock) if enabled and not console.is_terminal else None
+        self._beat = beat and self.plain is not None and progress_every > 0
+        self._stop = threading.Event()
+        self._beater: threading.Thread | None = None
+        self.passed = 0
         self.rewards: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.tokens = [0, 0]
@@ -59,11 +89,31 @@ class LiveView:
         if self.enabled:
             self._live = Live(console=self.console, refresh_per_second=4, get_renderable=self.renderable)
             self._live.start()
+        if self.plain is not None:
+            self.plain.start()
+            if self._beat:
+                self._beater = threading.Thread(target=self._beating, name="officegym-progress", daemon=True)
+                self._beater.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._beater is not None:
+            self._beater.join()  # a line being printed is finished before the last one
         if self._live is not None:
             self._live.stop()  # draws the last state
+        if self.plain is not None:
+            self.plain.end()
+
+    def tick(self) -> None:
+        """Print a plain progress line if one is due (the beat thread calls this)."""
+        if self.plain is not None:
+            self.plain.tick()
+
+    def _beating(self) -> None:
+        assert self.plain is not None
+        while not self._stop.wait(self.plain.wait()):
+            self.tick()
 
     def turn(self, key: str, run: EpisodeRun) -> None:
         """An episode in flight took a turn: its counts so far replace the last ones (a retried episode
@@ -87,11 +137,26 @@ class LiveView:
                 self.errors[tier] += 1
             else:
                 self.rewards[tier].append(float(record["reward"]))
+                self.passed += float(record["reward"]) >= self.threshold
             self.tokens[0] += int(usage.get("prompt_tokens", 0))
             self.tokens[1] += int(usage.get("completion_tokens", 0))
             self.retries += int(record.get("retries") or 0)
             self.finished += 1
         self.progress.advance(self.task)
+
+    def progress_line(self, elapsed: float) -> str:
+        """One plain line of where the run stands after ``elapsed`` seconds."""
+        with self._lock:
+            flying = list(self.in_flight.values())
+            tokens = self.tokens[0] + self.tokens[1] + sum(f[1] + f[2] for f in flying)
+            done, errors, passed = self.finished, sum(self.errors.values()), self.passed
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = self.total - done
+        eta = "0s" if left <= 0 else duration(math.ceil(left / rate)) if rate > 0 else "-"
+        return (
+            f"progress {duration(elapsed)}: {done}/{self.total} episodes · {done - errors - passed} not passed · "
+            f"{errors} infra error(s) · {tokens:,} tokens · {rate:.2f} episodes/s · ETA {eta}"
+        )
 
     def renderable(self) -> Group:
         """What the screen shows now (called by the refresh thread)."""
@@ -120,3 +185,52 @@ class LiveView:
             f"tokens in {tokens_in:,} / out {tokens_out:,} · {retries} request retries · "
             f"{self.finished / elapsed:.2f} episodes/s"
         )
+
+
+class PlainProgress:
+    """The plain progress lines of a :class:`LiveView` off a terminal. A line is due at every multiple of
+    ``every`` seconds after the start; a tick that comes late prints one line, not one per missed multiple, and
+    the next is due at the next multiple, so the lines keep a steady beat however long a tick waited."""
+
+    def __init__(self, view: LiveView, every: float, clock: Callable[[], float]) -> None:
+        self.view = view
+        self.every = every
+        self.clock = clock
+        self.started = 0.0
+        self.due = math.inf
+        self.shown = -1  # episodes done at the last line
+
+    def start(self) -> None:
+        self.started = self.clock()
+        self.due = self.started + self.every if self.every > 0 else math.inf
+
+    def wait(self) -> float:
+        """Seconds until the next line is due (how long the beat thread sleeps)."""
+        return max(0.0, self.due - self.clock())
+
+    def tick(self) -> None:
+        now = self.clock()
+        if now < self.due:
+            return
+        self._print(now)
+        self.due = self.started + (math.floor((now - self.started) / self.every) + 1) * self.every
+
+    def end(self) -> None:
+        """The last line, when the run had anything to run and the last tick did not already show it all."""
+        if self.view.total and self.shown != self.view.finished:
+            self._print(self.clock())
+
+    def _print(self, now: float) -> None:
+        self.shown = self.view.finished
+        line = self.view.progress_line(now - self.started)
+        self.view.console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def duration(seconds: float) -> str:
+    """``42s``, ``3m07s``, ``2h05m``: whole seconds, rounded down."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"

@@ -170,11 +170,32 @@ _RECORD_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
+_OPTIONAL_FIELDS: dict[str, type | tuple[type, ...]] = {  # read by show/replay/the summary when present
+    "env_kwargs": dict,
+    "tier": (str, type(None)),  # None on an infrastructure error's record without a transcript
+    "seed": (int, type(None)),
+    "chat": dict,
+    "usage": dict,
+    "timing": dict,
+    "sampling": dict,
+    "endpoint": dict,
+    "failures": list,
+    "tool_calls": list,
+    "error": (str, type(None)),
+    "stop_reason": (str, type(None)),
+}
+_LISTS_OF_OBJECTS = ("messages", "tool_calls", "failures")
+
+
 def is_record(value: Any) -> bool:
     """Whether ``value`` has the fields every reader (resume, ``show``, ``replay``, the summary) relies on."""
     if not isinstance(value, dict):
         return False
     if any(not isinstance(value.get(name), kind) for name, kind in _RECORD_FIELDS.items()):
+        return False
+    if any(name in value and not isinstance(value[name], kind) for name, kind in _OPTIONAL_FIELDS.items()):
+        return False
+    if any(not isinstance(item, dict) for name in _LISTS_OF_OBJECTS for item in value.get(name) or []):
         return False
     reward = value.get("reward")
     if reward is not None and (isinstance(reward, bool) or not isinstance(reward, int | float)):

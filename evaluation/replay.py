@@ -5,6 +5,7 @@ This is how a result is audited later: the stored assistant messages go, in orde
 (parsing included), so a grade that was edited, or produced by other code or data, does not reproduce. The
 env is deterministic, so the replayed transcript must match the stored one as well; both checks are reported,
 and only the grade decides success. Episodes that failed on infrastructure were never scored and are skipped.
+The summary says ``all N match``, or how many did and lists only the episodes that differ.
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
+from rich.console import Group, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from ..wrappers.chat import ChatWrapper
+
+DETAIL_CLIP = 240  # a difference's text in the table (the grade keys that differ, stored -> replayed)
 
 
 @dataclass(frozen=True)
@@ -49,20 +54,26 @@ def replay_record(record: dict[str, Any]) -> ReplayResult:
     return ReplayResult(key, record.get("reward"), replayed.get("reward"), not detail, same_transcript, detail)
 
 
-def replay_table(results: list[ReplayResult]) -> Table:
-    table = Table(title="replay")
+def replay_table(results: list[ReplayResult]) -> RenderableType:
+    """``all N match`` when every grade and transcript came out the same; else how many did, and a table of
+    only the episodes that differ (a file of 180 episodes shows its 2 differences, not 178 rows of "same")."""
+    differing = [r for r in results if not (r.grade_matches and r.transcript_matches)]
+    if not differing:
+        return Text(f"replay: all {len(results)} match (grade and transcript)", style="green")
+    header = Text(f"replay: {len(results) - len(differing)} of {len(results)} match; {len(differing)} differ:")
+    table = Table(title=None)
     for column in ("key", "stored", "replayed", "grade", "transcript", "difference"):
-        table.add_column(column)
-    for result in results:
+        table.add_column(column, no_wrap=column in ("key", "stored", "replayed"), overflow="fold")
+    for result in differing:
         table.add_row(
             result.key,
             _fmt(result.stored_reward),
             _fmt(result.replayed_reward),
             "[green]same[/green]" if result.grade_matches else "[red]DIFFERS[/red]",
             "same" if result.transcript_matches else "[yellow]differs[/yellow]",
-            result.detail[:80],
+            result.detail[:DETAIL_CLIP],
         )
-    return table
+    return Group(header, table)
 
 
 def _normal(value: Any) -> Any:

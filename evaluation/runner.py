@@ -28,8 +28,9 @@ from rich.console import Console
 from ..policies.chat import redact
 from .episode import EpisodeRun
 from .jobs import ChatPolicyFactory, EvalPlan, TurnReporter, play
-from .live import LiveView
+from .live import PROGRESS_EVERY, LiveView
 from .lock import results_lock
+from .options import RANGES, check_episode_count
 from .records import (
     Job,
     RecordWriter,
@@ -61,8 +62,7 @@ def plan_task_ids(
     reserved = [k for k in env_kwargs if k in RESERVED_ENV_KWARGS]
     if reserved:
         raise ValueError(f"--env-kwargs must not set {', '.join(reserved)}; use --task-ids and --tier")
-    if limit is not None and limit < 1:
-        raise ValueError(f"-n/--num-tasks must be at least 1, got {limit}")
+    RANGES["-n/--num-tasks"].check(limit)
     env = gym.make(env_id, task_ids=task_ids or None, tier=tier, **env_kwargs)
     selected = list(env.unwrapped.task_ids)  # type: ignore[attr-defined]
     env.close()
@@ -89,28 +89,41 @@ def run_eval(
     console: Console,
     *,
     live: bool = True,
+    progress_every: float = PROGRESS_EVERY,
     preflight: Callable[[], None] | None = None,
     warn: Callable[[str], None] | None = None,
 ) -> EvalOutcome:
     """Run the plan's missing episodes, append their records, write and return the summary. ``preflight`` runs
-    once before the first episode (not when nothing is left to run); ``warn`` hears about unreadable lines."""
+    once before the first episode (not when nothing is left to run); ``warn`` hears about unreadable lines;
+    ``progress_every``: seconds between plain progress lines when ``console`` is not a terminal (0: none)."""
     _check_plan(plan)
+    if plan.backend == "processes":
+        from .process_backend import check_sendable
+
+        check_sendable(make_policy)  # before anything is written
     config = plan.config()
     _, pending = _jobs(plan, config, warn)
     if pending and preflight is not None:
         preflight()  # before the lock: a refused key or URL leaves nothing behind
     with results_lock(plan.output):
-        return _run_locked(plan, make_policy, console, live, config)
+        return _run_locked(plan, make_policy, console, live, config, progress_every)
 
 
 def _run_locked(
-    plan: EvalPlan, make_policy: ChatPolicyFactory, console: Console, live: bool, config: dict[str, Any]
+    plan: EvalPlan,
+    make_policy: ChatPolicyFactory,
+    console: Console,
+    live: bool,
+    config: dict[str, Any],
+    progress_every: float = PROGRESS_EVERY,
 ) -> EvalOutcome:
     """The run, owning the results file: what is left to run is read again under the lock, so two evals
     started together never both run an episode."""
     jobs, pending = _jobs(plan, config, None)
     title = f"{plan.env_id} · {config['model'] or config['policy']}"
-    view = LiveView(console, title, len(pending), threshold=plan.pass_threshold, enabled=live)
+    view = LiveView(
+        console, title, len(pending), threshold=plan.pass_threshold, enabled=live, progress_every=progress_every
+    )
     _run_pending(plan, pending, make_policy, config, view)
     records, bad = read_records(plan.output)
     summary = summarize(records, plan.pass_threshold)
@@ -157,14 +170,15 @@ def _run_pending(
 
 
 def _check_plan(plan: EvalPlan) -> None:
-    if plan.rollouts < 1:
-        raise ValueError(f"-r/--rollouts must be at least 1, got {plan.rollouts}")
-    if plan.concurrency < 1:
-        raise ValueError(f"-c/--concurrency must be at least 1, got {plan.concurrency}")
-    if plan.episode_retries < 0:
-        raise ValueError(f"--episode-retries must be 0 or more, got {plan.episode_retries}")
+    """Every number of the plan within its range (``options.py``), and no more episodes than a run can hold:
+    checked before a single job is planned, so ``-r 1000000000000`` is an error line, not a full memory."""
+    RANGES["-r/--rollouts"].check(plan.rollouts)
+    RANGES["-c/--concurrency"].check(plan.concurrency)
+    RANGES["--episode-retries"].check(plan.episode_retries)
+    RANGES["--pass-threshold"].check(plan.pass_threshold)
     if not plan.task_ids:
         raise ValueError("no task selected")
+    check_episode_count(len(plan.task_ids), plan.rollouts)
 
 
 def _run_jobs(
@@ -183,8 +197,13 @@ def _run_jobs(
 
         run_jobs_on_ray(plan, jobs, make_policy, config, on_record)
         return
+    if plan.backend == "processes":
+        from .process_backend import run_jobs_in_processes
+
+        run_jobs_in_processes(plan, jobs, make_policy, config, on_record)
+        return
     if plan.backend != "local":
-        raise ValueError(f"unknown backend {plan.backend!r}; choose local or ray")
+        raise ValueError(f"unknown backend {plan.backend!r}; choose local, processes or ray")
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=plan.concurrency, thread_name_prefix="officegym-eval")
     futures: list[Future[dict[str, Any] | None]] = [

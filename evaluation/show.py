@@ -13,9 +13,11 @@ file written before secrets were redacted does not print a key quoted in an erro
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -23,6 +25,8 @@ from rich.text import Text
 
 from ..envs.core.rendering import print_grade
 from ..policies.chat import redact_text
+from .failures import as_rows
+from .failures_table import failures_view
 from .summary import comparison_table, summarize, summary_table
 
 CLIP = 1500
@@ -65,27 +69,103 @@ def _passed(record: dict[str, Any], threshold: float) -> bool:
     return not record.get("has_error") and float(record.get("reward") or 0.0) >= threshold
 
 
-def episode_list(rows: list[tuple[int, dict[str, Any]]], title: str = "episodes") -> Table:
-    table = Table(title=title)
-    numbers = ("#", "reward", "turns", "parse errors", "tokens")
-    for column in ("#", "key", "tier", "reward", "stop", "turns", "parse errors", "tokens", "error"):
-        table.add_column(column, justify="right" if column in numbers else "left", no_wrap=column in ("key", "stop"))
-    for index, record in rows:
-        usage = record.get("usage") or {}
-        tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
-        reward = record.get("reward")
-        table.add_row(
-            str(index),
-            str(record.get("key")),
-            str(record.get("tier") or "-"),
-            "-" if reward is None else f"{reward:.3f}",
-            str(record.get("stop_reason")),
-            str(record.get("turns", "-")),
-            str((record.get("chat") or {}).get("parse_errors", "-")),
-            f"{tokens:,}",
-            redact_text(record.get("error") or "")[:60],
+LIST_COLUMNS = ("#", "key", "tier", "reward", "stop", "turns", "parse errors", "tokens", "error")
+KEPT_COLUMNS = frozenset({"#", "key", "reward"})  # shown even when every row has 0 or nothing there
+NUMBERS = frozenset({"#", "reward", "turns", "parse errors", "tokens"})
+BLANK = frozenset({"", "-", "0", "None"})
+NARROW_DROPS = ("tier", "turns", "parse errors", "tokens", "stop")  # least useful first (the summary has tiers)
+ERROR_WIDTH = 24  # the error column wraps, but not narrower than this
+
+
+def episode_list(rows: list[tuple[int, dict[str, Any]]], title: str = "episodes", width: int = 200) -> Table:
+    """One row per episode in task order (``ordered``); a column that is 0 or empty on every row (tokens and
+    parse errors of a scripted policy, errors of a clean run) says nothing and is left out, and so are the
+    least useful ones (``NARROW_DROPS``) while the rest would not fit ``width`` (the caption names them)."""
+    cells = [_list_cells(index, record) for index, record in ordered(rows)]
+    informative = [c for c in LIST_COLUMNS if c in KEPT_COLUMNS or any(row[c] not in BLANK for row in cells)]
+    shown = _fitting(informative, cells, width)
+    dropped = [c for c in informative if c not in shown]
+    caption = f"left out at {width} columns: {', '.join(dropped)}" if dropped else None
+    table = Table(title=title, caption=caption, min_width=len(title) + 4)  # a narrow list keeps its title whole
+    for column in shown:
+        table.add_column(
+            column,
+            justify="right" if column in NUMBERS else "left",
+            no_wrap=column != "error",
+            overflow="fold" if column == "error" else "ellipsis",
         )
+    for row in cells:
+        table.add_row(*(row[column] for column in shown))
     return table
+
+
+def _fitting(columns: list[str], cells: list[dict[str, str]], width: int) -> list[str]:
+    """``columns`` less the first of ``NARROW_DROPS`` while the table would be wider than ``width`` (every
+    column as wide as its widest cell, the error column wrapped to at least ``ERROR_WIDTH``)."""
+    shown = list(columns)
+    for column in (None, *NARROW_DROPS):
+        if column in shown:
+            shown.remove(column)
+        if _list_width(shown, cells) <= width:
+            break
+    return shown
+
+
+def _list_width(columns: list[str], cells: list[dict[str, str]]) -> int:
+    widths = [max([len(column), *(len(row[column]) for row in cells)]) for column in columns]
+    return 1 + sum(3 + (min(w, ERROR_WIDTH) if c == "error" else w) for c, w in zip(columns, widths, strict=True))
+
+
+def _list_cells(index: int, record: dict[str, Any]) -> dict[str, str]:
+    usage = record.get("usage") or {}
+    tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    reward = record.get("reward")
+    return {
+        "#": str(index),
+        "key": str(record.get("key")),
+        "tier": str(record.get("tier") or "-"),
+        "reward": "-" if reward is None else f"{reward:.3f}",
+        "stop": str(record.get("stop_reason")),
+        "turns": str(record.get("turns", "-")),
+        "parse errors": str((record.get("chat") or {}).get("parse_errors", "-")),
+        "tokens": f"{tokens:,}",
+        "error": redact_text(record.get("error") or "")[:60],
+    }
+
+
+def ordered(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The rows in the env's task order, then by rollout (the file holds them in completion order, which
+    concurrency shuffles); tasks the env does not list (or an env that cannot be made) follow in file order."""
+    order: dict[tuple[str, str], int] = {}
+    for env_id, kwargs in sorted({(str(r.get("env_id")), _kwargs_key(r)) for _, r in rows}):
+        for place, task_id in enumerate(env_task_ids(env_id, kwargs)):
+            order.setdefault((env_id, task_id), place)
+
+    def key(item: tuple[int, dict[str, Any]]) -> tuple[int, int, int, int]:
+        index, record = item
+        place = order.get((str(record.get("env_id")), str(record.get("task_id"))))
+        return (0, place, int(record.get("rollout") or 0), index) if place is not None else (1, 0, 0, index)
+
+    return sorted(rows, key=key)
+
+
+@cache
+def env_task_ids(env_id: str, kwargs: str) -> tuple[str, ...]:
+    """The task order of ``env_id`` made with the recorded arguments (JSON); empty when it cannot be made here
+    (an env id this install does not register, arguments it refuses): the list then keeps file order."""
+    try:
+        env = gym.make(env_id, **json.loads(kwargs))
+    except (gym.error.Error, TypeError, ValueError, KeyError, OSError):
+        return ()
+    try:
+        return tuple(str(task_id) for task_id in getattr(env.unwrapped, "task_ids", ()))
+    finally:
+        env.close()
+
+
+def _kwargs_key(record: dict[str, Any]) -> str:
+    kwargs = record.get("env_kwargs")
+    return json.dumps(kwargs if isinstance(kwargs, dict) else {}, sort_keys=True)
 
 
 def show_list(
@@ -102,7 +182,7 @@ def show_list(
     rows = filter_records(records, tier=tier, failed=failed, threshold=threshold)
     scope = " · ".join(part for part in (tier, source) if part)
     title = "episodes that did not pass" if failed else "episodes"
-    console.print(episode_list(rows, f"{title} ({scope})" if scope else title))
+    console.print(episode_list(rows, f"{title} ({scope})" if scope else title, console.width))
     if source is None:
         chosen = [record for _, record in filter_records(records, tier=tier)]
         console.print(summary_table(summarize(chosen, threshold), f"summary ({tier})" if tier else "summary"))
@@ -133,18 +213,9 @@ def show_episode(console: Console, record: dict[str, Any], *, full: bool = False
         console.print(_message_panel(message, full))
     if not record.get("has_error"):
         print_grade(console, record.get("grade", {}))
-        if record.get("failures"):
-            console.print(failures_table(record["failures"]))
-
-
-def failures_table(rows: list[dict[str, Any]]) -> Table:
-    """What the episode got wrong, item by item: expected against actual (the domain's failure report)."""
-    table = Table(title=f"where it fell short ({len(rows)})", show_header=True)
-    for column in ("kind", "item", "expected", "actual"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(str(row.get(column, "")) for column in ("kind", "item", "expected", "actual")))
-    return table
+        failures = as_rows(record.get("failures"))
+        if failures:
+            console.print(failures_view(failures, console.width))
 
 
 def _header(record: dict[str, Any]) -> Panel:

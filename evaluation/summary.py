@@ -26,10 +26,13 @@ from collections import Counter, defaultdict
 from math import comb, sqrt
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 
 TIER_ORDER = ("single", "easy", "batch", "medium", "long", "hard")
 Z95 = 1.959964
+UNBOUNDED = 100_000
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -134,54 +137,93 @@ def tier_rank(tier: str) -> tuple[int, str]:
     return (TIER_ORDER.index(tier) if tier in TIER_ORDER else len(TIER_ORDER), tier)
 
 
-def summary_table(summary: dict[str, Any], title: str) -> Table:
-    """Per tier and overall: episodes, mean reward and pass@1 with their 95 % intervals, pass@k and pass^k at
-    the largest k."""
+def summary_table(summary: dict[str, Any], title: str) -> Fitting:
+    """Per tier and overall: episodes, mean reward and pass@1 each with its 95 % interval, pass@k and pass^k at
+    the largest k. Drawn on one line per row where the screen is wide enough, else with each interval under its
+    value, so that 80 columns show every number and header whole."""
     k = _largest_k(summary)
-    table = Table(title=title)
-    columns = ["tier", "episodes", "mean reward", "95% CI", "pass@1", "95% CI"]
-    for column in columns + ([f"pass@{k}", f"pass^{k}"] if k > 1 else []):
-        table.add_column(column, justify="left" if column == "tier" else "right")
-    for name, scores in [*summary.get("tiers", {}).items(), ("all", summary)]:
-        cells = _cells(scores)
-        if k > 1:
-            cells += [_fmt(scores["pass_at_k"].get(str(k))), _fmt(scores["pass_hat_k"].get(str(k)))]
-        table.add_row(name or "-", *cells, style="bold" if name == "all" else None)
-    return table
+    rows = [(name or "-", scores) for name, scores in [*summary.get("tiers", {}).items(), ("all", summary)]]
+    return Fitting([_score_table(title, "tier", rows, k, stacked) for stacked in (False, True)])
 
 
-def comparison_table(summaries: list[tuple[str, dict[str, Any]]], title: str = "side by side") -> Table:
-    """One row per results file: episodes, mean reward and pass@1 with their 95 % intervals, pass@k and pass^k
+def comparison_table(summaries: list[tuple[str, dict[str, Any]]], title: str = "side by side") -> Fitting:
+    """One row per results file: episodes, mean reward and pass@1 each with its 95 % interval, pass@k and pass^k
     at the largest k that every file has (the same k for all, or the rows would not compare), errors, tokens.
-    For comparing models (or settings) on the same tasks."""
+    For comparing models (or settings) on the same tasks. Where the screen is narrow, intervals go under their
+    values, errors over tokens, and a long file name folds onto more lines (a name, unlike a number, reads
+    fine folded)."""
     k = min((_largest_k(summary) for _, summary in summaries), default=1)
+    return Fitting([_score_table(title, "results", summaries, k, stacked, extra=True) for stacked in (False, True)])
+
+
+class Fitting:
+    """The first of several layouts of one table that fits the width it is drawn at (the last one if none
+    does). A table that only shrinks its columns cuts numbers to ``0.000-0…``; choosing between layouts keeps
+    every number whole and the wide layout where there is room."""
+
+    def __init__(self, layouts: list[Table]) -> None:
+        self.layouts = layouts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        unbounded = options.update(max_width=UNBOUNDED)  # a layout's natural width, not clipped to the screen
+        for layout in self.layouts[:-1]:
+            if Measurement.get(console, unbounded, layout).maximum <= options.max_width:
+                yield layout
+                return
+        yield self.layouts[-1]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.layouts[-1])
+
+
+def _score_table(
+    title: str, label: str, rows: list[tuple[str, dict[str, Any]]], k: int, stacked: bool, *, extra: bool = False
+) -> Table:
+    """The table of ``rows`` (name, scores). ``stacked``: two lines per row, each secondary figure (an interval,
+    pass^k, tokens) under its primary one. ``extra``: the errors and tokens columns of a comparison."""
     table = Table(title=title)
-    columns = ["results", "episodes", "mean reward", "95% CI", "pass@1", "95% CI"]
-    for column in columns + ([f"pass@{k}", f"pass^{k}"] if k > 1 else []) + ["errors", "tokens"]:
-        table.add_column(column, justify="left" if column == "results" else "right")
-    for name, summary in summaries:
-        usage = summary.get("usage") or {}
-        tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
-        cells = _cells(summary)
+    table.add_column(label, overflow="fold", no_wrap=not (stacked and extra))
+    headers = ["episodes", *(("mean reward\n95% CI", "pass@1\n95% CI") if stacked else _WIDE_HEADERS)]
+    if k > 1:
+        headers += [f"pass@{k}\npass^{k}"] if stacked else [f"pass@{k}", f"pass^{k}"]
+    if extra:
+        headers += ["errors\ntokens"] if stacked else ["errors", "tokens"]
+    for header in headers:
+        table.add_column(header, justify="right", no_wrap=True)
+    for name, scores in rows:
+        cells = [str(scores.get("episodes", 0)), *_score_cells(scores, stacked)]
         if k > 1:
-            cells += [_fmt(summary["pass_at_k"].get(str(k))), _fmt(summary["pass_hat_k"].get(str(k)))]
-        table.add_row(name, *cells, str(summary.get("errors", 0)), f"{tokens:,}")
+            cells += _pair(_fmt(scores["pass_at_k"].get(str(k))), _fmt(scores["pass_hat_k"].get(str(k))), stacked)
+        if extra:
+            cells += _pair(str(scores.get("errors", 0)), f"{_tokens(scores):,}", stacked)
+        table.add_row(name, *cells, style="bold" if name == "all" and not extra else None)
     return table
+
+
+_WIDE_HEADERS = ("mean reward [95% CI]", "pass@1 [95% CI]")
+
+
+def _score_cells(scores: dict[str, Any], stacked: bool) -> list[str]:
+    """Mean reward and pass@1, each with its interval after it (or under it)."""
+    joint = "\n" if stacked else " "
+    pass_ci = (scores.get("pass_at_k_ci95") or {}).get("1")
+    return [
+        f"{_fmt(scores.get('mean_reward'))}{joint}{_interval(scores.get('mean_reward_ci95'))}".rstrip(),
+        f"{_fmt(scores['pass_at_k'].get('1'))}{joint}{_interval(pass_ci)}".rstrip(),
+    ]
+
+
+def _pair(first: str, second: str, stacked: bool) -> list[str]:
+    return [f"{first}\n{second}"] if stacked else [first, second]
+
+
+def _tokens(summary: dict[str, Any]) -> int:
+    usage = summary.get("usage") or {}
+    return int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
 
 
 def _largest_k(summary: dict[str, Any]) -> int:
     return max((int(x) for x in summary.get("pass_at_k", {})), default=1)
-
-
-def _cells(scores: dict[str, Any]) -> list[str]:
-    """Episodes, mean reward, its interval, pass@1, its interval."""
-    return [
-        str(scores.get("episodes", 0)),
-        _fmt(scores.get("mean_reward")),
-        _interval(scores.get("mean_reward_ci95")),
-        _fmt(scores["pass_at_k"].get("1")),
-        _interval((scores.get("pass_at_k_ci95") or {}).get("1")),
-    ]
 
 
 def _fmt(value: Any) -> str:
@@ -189,4 +231,5 @@ def _fmt(value: Any) -> str:
 
 
 def _interval(value: Any) -> str:
-    return "-" if not value else f"{value[0]:.3f}-{value[1]:.3f}"
+    """``[low, high]``; nothing where there is no interval (fewer than two tasks)."""
+    return "" if not value else f"[{value[0]:.3f}, {value[1]:.3f}]"

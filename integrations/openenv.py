@@ -49,6 +49,13 @@ from typing import TYPE_CHECKING, Any
 from .openenv_mcp import LazyClient, env_call, result_payload, tool_server, tool_specs, turn_of
 from .openenv_session import NO_EPISODE, RESET_PARAMETERS, OfficeSession, Turn, make_env
 from .optional import import_optional, install_hint
+from .server_access import AccessGuard
+from .server_body import BodyLimit
+from .server_connections import PeerContext
+from .server_errors import ErrorShield, install_error_handlers
+from .server_frames import FrameGuard
+from .server_limits import ServerLimits, token_from
+from .server_sessions import ReapedNotice, guarded_server_class
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -340,7 +347,15 @@ def _client_class(action: type[Any], observation: type[Any], state: type[Any]) -
 
     class OfficeGymClient(EnvClient):  # type: ignore[misc]
         """OpenEnv's ``EnvClient`` with officegym's types: async, one server session per client; ``.sync()``
-        gives the blocking wrapper. Takes ``OfficeGymAction`` or a plain ``{"name", "arguments"}`` dict."""
+        gives the blocking wrapper. Takes ``OfficeGymAction`` or a plain ``{"name", "arguments"}`` dict.
+        ``token`` (default ``$OFFICEGYM_SERVE_TOKEN``) is sent as ``Authorization: Bearer``."""
+
+        def __init__(self, base_url: str, *args: Any, token: str | None = None, **kwargs: Any) -> None:
+            super().__init__(base_url, *args, **kwargs)
+            self._token = token_from(token)
+
+        async def connect(self) -> Any:
+            return await connect_with_token(self, super().connect)
 
         def _step_payload(self, call: Any) -> dict[str, Any]:
             return call.tool_call() if isinstance(call, action) else dict(call)
@@ -364,7 +379,22 @@ def _tool_client_class(observation: type[Any], tool_observation: type[Any]) -> t
         """OpenEnv's ``MCPToolClient`` that also keeps what officegym answers: ``reset`` gives an
         ``OfficeGymObservation`` (the work order, the system prompt and tools in ``info``; OpenEnv's client
         keeps only ``done`` and ``reward`` of a reset), and a tool call's step an ``OfficeGymToolObservation``
-        with the grade. ``list_tools`` and ``call_tool`` are OpenEnv's."""
+        with the grade. ``list_tools`` and ``call_tool`` are OpenEnv's. ``token`` (default
+        ``$OFFICEGYM_SERVE_TOKEN``) is sent as ``Authorization: Bearer`` on the WebSocket and on HTTP ``/mcp``."""
+
+        def __init__(self, base_url: str, *args: Any, token: str | None = None, **kwargs: Any) -> None:
+            super().__init__(base_url, *args, **kwargs)
+            self._token = token_from(token)
+
+        async def connect(self) -> Any:
+            return await connect_with_token(self, super().connect)
+
+        async def _get_http_client(self) -> Any:
+            if getattr(self, "_http_client", None) is None and self._token is not None:
+                import httpx
+
+                self._http_client = httpx.AsyncClient(headers=bearer(self._token))
+            return await super()._get_http_client()
 
         def _parse_result(self, payload: dict[str, Any]) -> Any:
             data = payload.get("observation", {})
@@ -376,6 +406,29 @@ def _tool_client_class(observation: type[Any], tool_observation: type[Any]) -> t
             return StepResult(observation=obs, reward=reward, done=done)
 
     return OfficeGymToolClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def connect_with_token(client: Any, connect: Callable[[], Any]) -> Any:
+    """OpenEnv's ``EnvClient.connect`` (``connect``), or, with a token, the same WebSocket opened with the
+    ``Authorization`` header (OpenEnv 0.3's clients have no way to pass headers)."""
+    if client._token is None or client._ws is not None:
+        return await connect()
+    from websockets.asyncio.client import connect as ws_connect
+
+    try:
+        client._ws = await ws_connect(
+            client._ws_url,
+            open_timeout=client._connect_timeout,
+            max_size=client._max_message_size,
+            additional_headers=bearer(client._token),
+        )
+    except Exception as error:
+        raise ConnectionError(f"Failed to connect to {client._ws_url}: {error}") from error
+    return client
 
 
 _LAZY = {
@@ -409,25 +462,48 @@ def create_app(
     *,
     env_kwargs: Mapping[str, Any] | None = None,
     max_sessions: int = DEFAULT_MAX_SESSIONS,
-    session_timeout: float | None = None,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
-    """The FastAPI app OpenEnv's ``HTTPEnvServer`` builds for ``env_id``, each WebSocket session with its own env.
+    """The FastAPI app of OpenEnv's session server for ``env_id``, each session with its own env, guarded.
 
     One env is made and closed first, so a bad id or bad ``env_kwargs`` fails here, with the env's own
-    message, instead of in every session. ``session_timeout`` closes sessions idle that many seconds.
+    message, instead of in every session. The session server is ``GuardedEnvServer`` (idle sessions reaped,
+    sessions per client capped) and the app is wrapped, outermost first, in ``AccessGuard`` (token, Origin),
+    ``BodyLimit``, ``FrameGuard`` (bad WebSocket frames answered, the session kept), ``ReapedNotice``,
+    ``QuietClientClose``, ``PeerContext`` and ``ErrorShield``; bad requests are 4xx with short messages
+    (``server_errors``). ``limits`` defaults to ``ServerLimits()`` (no token: loopback clients only).
     """
+    limits = limits or ServerLimits()
     types = openenv_types()
     make_env(env_id, env_kwargs).close()
     require("fastapi")
-    from openenv.core.env_server.http_server import create_fastapi_app
+    from fastapi import FastAPI
     from openenv.core.env_server.types import ConcurrencyConfig
 
-    config = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=session_timeout)
-    app: FastAPI = create_fastapi_app(
-        environment_factory(env_id, env_kwargs), types.action, types.observation, concurrency_config=config
+    from .. import __version__
+
+    config = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=limits.idle_timeout)
+    app = FastAPI(title=f"officegym {env_id} (OpenEnv)", version=__version__)
+    server = guarded_server_class()(
+        environment_factory(env_id, env_kwargs),
+        types.action,
+        types.observation,
+        concurrency_config=config,
+        limits=limits,
     )
-    app.title = f"officegym {env_id} (OpenEnv)"
-    app.add_middleware(QuietClientClose)
+    server.register_routes(app)
+    install_error_handlers(app)
+    for middleware, options in (
+        (ErrorShield, {}),
+        (PeerContext, {}),
+        (QuietClientClose, {}),
+        (ReapedNotice, {"server": server}),
+        (FrameGuard, {}),
+        (BodyLimit, {"limit": limits.max_body_bytes}),
+        (AccessGuard, {"token": limits.token}),
+    ):  # each added one wraps the ones before it
+        app.add_middleware(middleware, **options)
+    app.state.officegym_server = server
     return app
 
 

@@ -23,6 +23,8 @@ import gymnasium as gym
 
 from .openenv import DEFAULT_MAX_SESSIONS, create_app, require
 from .openenv_session import parse_env_kwargs
+from .server_http import uvicorn_options
+from .server_limits import ServerLimits, token_from
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -45,10 +47,12 @@ def bind(host: str, port: int) -> socket.socket:
         raise OSError(f"cannot listen on {base_url(host, port)}: {error.strerror or error}") from error
 
 
-def _server(app: Any, log_level: str, own_logging: bool) -> Any:
-    """A uvicorn server for ``app``. In-process servers keep uvicorn away from the host's logging setup."""
+def _server(app: Any, log_level: str, own_logging: bool, limits: ServerLimits, max_sessions: int) -> Any:
+    """A uvicorn server for ``app`` with the limits of ``server_http.uvicorn_options``. In-process servers keep
+    uvicorn away from the host's logging setup."""
     uvicorn = require("uvicorn")
     options: dict[str, Any] = {"log_level": log_level, "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S}
+    options.update(uvicorn_options(limits, max_sessions))
     if not own_logging:
         options["log_config"] = None
     return uvicorn.Server(uvicorn.Config(app, **options))
@@ -61,14 +65,26 @@ def serve(
     port: int = 8000,
     env_kwargs: Mapping[str, Any] | None = None,
     max_sessions: int = DEFAULT_MAX_SESSIONS,
-    session_timeout: float | None = None,
+    limits: ServerLimits | None = None,
     log_level: str = "warning",
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve ``env_id`` until SIGINT or SIGTERM (uvicorn's graceful shutdown closes every session's env).
-    ``announce`` gets one line with the bound address once the port is open."""
-    app = create_app(env_id, env_kwargs=env_kwargs, max_sessions=max_sessions, session_timeout=session_timeout)
-    run_app(app, env_id, host=host, port=port, max_sessions=max_sessions, log_level=log_level, announce=announce)
+    ``announce`` gets one line with the bound address once the port is open. Beyond loopback, ``limits``
+    must hold a token (``ServerLimits.check_exposure``), checked before anything is made."""
+    limits = limits or ServerLimits()
+    limits.check_exposure(host)
+    app = create_app(env_id, env_kwargs=env_kwargs, max_sessions=max_sessions, limits=limits)
+    run_app(
+        app,
+        env_id,
+        host=host,
+        port=port,
+        max_sessions=max_sessions,
+        limits=limits,
+        log_level=log_level,
+        announce=announce,
+    )
 
 
 def run_app(
@@ -78,18 +94,22 @@ def run_app(
     host: str,
     port: int,
     max_sessions: int,
+    limits: ServerLimits,
     log_level: str = "warning",
     announce: Callable[[str], None] = print,
 ) -> None:
-    """Run an app of ``create_app`` until SIGINT or SIGTERM (``serve``, and a Space's ``server/app.py``)."""
+    """Run an app of ``create_app`` (made with the same ``limits``) until SIGINT or SIGTERM (``serve``, and a
+    Space's ``server/app.py``)."""
+    limits.check_exposure(host)
     sock = bind(host, port)  # first: a port in use is an error before uvicorn configures the process's logging
     try:
-        server = _server(app, log_level, own_logging=True)
+        server = _server(app, log_level, own_logging=True, limits=limits, max_sessions=max_sessions)
         url = base_url(host, sock.getsockname()[1])
         ws = url.replace("http://", "ws://", 1)
+        guard = "token required" if limits.token else "loopback clients only, no token"
         announce(
             f"officegym serve: {env_id} on {url} (OpenEnv WebSocket {ws}/ws, MCP {url}/mcp, "
-            f"up to {max_sessions} sessions)"
+            f"up to {max_sessions} sessions, {guard})"
         )
         server.run(sockets=[sock])
     finally:
@@ -100,8 +120,11 @@ def run_app(
 def running_server(env_id: str, *, host: str = "127.0.0.1", port: int = 0, **app_options: Any) -> Iterator[str]:
     """Serve ``env_id`` on a background thread of this process; yields the base URL and always shuts the
     server down (and with it every open session) on exit. ``app_options`` go to ``create_app``."""
+    limits = app_options.get("limits") or ServerLimits()
+    limits.check_exposure(host)
     app = create_app(env_id, **app_options)
-    server = _server(app, "warning", own_logging=False)
+    max_sessions = app_options.get("max_sessions", DEFAULT_MAX_SESSIONS)
+    server = _server(app, "warning", own_logging=False, limits=limits, max_sessions=max_sessions)
     sock = bind(host, port)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"openenv {env_id}", daemon=True)
     thread.start()
@@ -143,14 +166,20 @@ def _serve_options(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--port must be between 0 and 65535, got {args.port}")
     if args.max_sessions < 1:
         raise ValueError(f"--max-sessions must be at least 1, got {args.max_sessions}")
-    if args.session_timeout is not None and not args.session_timeout > 0:
-        raise ValueError(f"--session-timeout must be a positive number of seconds, got {args.session_timeout}")
+    limits = ServerLimits(
+        idle_timeout=args.idle_timeout,
+        max_sessions_per_client=args.max_sessions_per_client,
+        max_body_bytes=args.max_body_bytes,
+        header_timeout=args.header_timeout,
+        token=token_from(args.token),
+    )
+    limits.check_exposure(args.host)
     return {
         "host": args.host,
         "port": args.port,
         "env_kwargs": parse_env_kwargs(args.env_kwargs),
         "max_sessions": args.max_sessions,
-        "session_timeout": args.session_timeout,
+        "limits": limits,
         "log_level": args.log_level,
     }
 
@@ -164,13 +193,15 @@ SPACE_DEFAULT_MAX_SESSIONS = 64
 class SpaceConfig:
     """What a container or a Hugging Face Space serves, from environment variables (a Dockerfile's ``ENV``, a
     Space's variables), since neither has a command line to pass ``officegym serve``'s options on:
-    ``OFFICEGYM_ENV_ID``, ``OFFICEGYM_ENV_KWARGS`` (a JSON object), ``OFFICEGYM_MAX_SESSIONS`` and
-    ``OFFICEGYM_SESSION_TIMEOUT`` (seconds)."""
+    ``OFFICEGYM_ENV_ID``, ``OFFICEGYM_ENV_KWARGS`` (a JSON object), ``OFFICEGYM_MAX_SESSIONS``,
+    ``OFFICEGYM_SESSION_TIMEOUT`` (idle seconds before a session is reaped; unset: ``officegym serve``'s
+    default) and ``OFFICEGYM_SERVE_TOKEN`` (required on every interface, as a container binds)."""
 
     env_id: str
     env_kwargs: dict[str, Any]
     max_sessions: int
     session_timeout: float | None
+    token: str | None = None
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> SpaceConfig:
@@ -182,16 +213,19 @@ class SpaceConfig:
             raise ValueError(f"OFFICEGYM_MAX_SESSIONS must be at least 1, got {sessions}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"OFFICEGYM_SESSION_TIMEOUT must be a positive number of seconds, got {timeout}")
-        return cls(env_id, kwargs, sessions, timeout)
+        return cls(env_id, kwargs, sessions, timeout, token_from(None, environ))
+
+    @property
+    def limits(self) -> ServerLimits:
+        """``officegym serve``'s limits, with this configuration's idle timeout and token."""
+        if self.session_timeout is None:
+            return ServerLimits(token=self.token)
+        return ServerLimits(idle_timeout=self.session_timeout, token=self.token)
 
     def app(self) -> FastAPI:
-        """The app, made now: a bad env id or bad env arguments fail at start-up with the env's message."""
-        return create_app(
-            self.env_id,
-            env_kwargs=self.env_kwargs,
-            max_sessions=self.max_sessions,
-            session_timeout=self.session_timeout,
-        )
+        """The app, made now: a bad env id or bad env arguments fail at start-up with the env's message. Without
+        a token it serves loopback peers only, even when uvicorn binds every interface."""
+        return create_app(self.env_id, env_kwargs=self.env_kwargs, max_sessions=self.max_sessions, limits=self.limits)
 
 
 def _number(environ: Mapping[str, str], name: str, kind: Callable[[str], Any], default: Any) -> Any:
@@ -211,4 +245,16 @@ def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> 
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
-    run_app(app, config.env_id, host=args.host, port=args.port, max_sessions=config.max_sessions, log_level="info")
+    try:
+        config.limits.check_exposure(args.host)
+    except ValueError as error:  # one line, not a traceback, in the container's log
+        raise SystemExit(f"Error: {error} (a container: set the variable in its environment)") from None
+    run_app(
+        app,
+        config.env_id,
+        host=args.host,
+        port=args.port,
+        max_sessions=config.max_sessions,
+        limits=config.limits,
+        log_level="info",
+    )

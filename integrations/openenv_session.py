@@ -32,6 +32,7 @@ import gymnasium as gym
 
 from ..envs.core.tool_env import ToolEnv
 from ..splits import WORLD_KEYS, canonical_kwargs, row_world
+from .server_limits import clip, clip_text
 
 RESET_PARAMETERS: Final = ("seed", "task_id", "episode_id", "env_id", "env_kwargs", "row")
 ROW_LABELS: Final = ("tier", "split", "source", "prompt")
@@ -87,7 +88,8 @@ def reset_request(env_id: str, default_kwargs: Mapping[str, Any], params: Mappin
     unknown = sorted(set(params) - set(RESET_PARAMETERS) - set(ROW_LABELS))
     if unknown:
         raise ValueError(
-            f"unknown reset parameter(s): {', '.join(unknown)}; officegym takes {', '.join(RESET_PARAMETERS)} "
+            f"unknown reset parameter(s): {', '.join(clip_text(name, 80) for name in unknown[:5])}; officegym takes "
+            f"{', '.join(RESET_PARAMETERS)} "
             f"(and a task row's {', '.join(ROW_LABELS)})"
         )
     fields = _row_fields(params)
@@ -102,8 +104,8 @@ def reset_request(env_id: str, default_kwargs: Mapping[str, Any], params: Mappin
     requested = fields.get("env_id")
     if requested is not None and requested != env_id:
         raise ValueError(
-            f"this server serves {env_id}, the reset names {requested!r}: send it to a server of that env "
-            f"(officegym serve {requested})"
+            f"this server serves {env_id}, the reset names {clip(requested)}: send it to a server of that env "
+            f"(officegym serve {clip(requested)})"
         )
     if "env_kwargs" not in fields:
         return ResetRequest(dict(default_kwargs), task_id, seed, episode_id)

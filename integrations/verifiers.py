@@ -71,6 +71,7 @@ from officegym.integrations.verifiers_toolset import (
     state_type,
     toolset_type,
 )
+from officegym.spaces import parse_action
 from officegym.splits import canonical_kwargs, split_name
 from officegym.splits import task_rows as split_rows
 
@@ -511,15 +512,27 @@ async def chat(
 
 
 async def run_tool_call(call: dict[str, Any], call_tool: ToolCaller) -> Any:
-    """One tool call of the model's; arguments that are not a JSON object are the model's error, told back."""
-    function = call.get("function") or {}
+    """One tool call of the model's; arguments the env would refuse are the model's error, told back here.
+
+    Besides arguments that are not a JSON object, that is what the env's own reader (``parse_action``) refuses:
+    values no step can carry (a 5,000-digit number, 5,000-deep nesting, a lone surrogate) once raised on their
+    way to the tool server and ended the rollout ungraded; now the model reads the env's ``Error:`` text and
+    the rollout goes on. A call without a name still goes to the env, which answers it and counts it."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        return "Error: the tool call has no function object; call a tool by name with JSON object arguments."
+    given, raw = function.get("name"), function.get("arguments") or "{}"
+    name = given if isinstance(given, str) else ""
     try:
-        arguments = json.loads(function.get("arguments") or "{}")
+        arguments = json.loads(raw) if isinstance(raw, str) else raw
     except json.JSONDecodeError as error:
         return f"Error: the tool arguments are not valid JSON ({error}); send them as a JSON object."
+    except (ValueError, RecursionError):  # too many digits or too deep: the env's reader says which
+        return f"Error: {parse_action({'name': name or '_', 'arguments': raw})[1]}"
     if not isinstance(arguments, dict):
         return f"Error: the tool arguments must be a JSON object, not {type(arguments).__name__}."
-    return await call_tool(str(function.get("name", "")), arguments)
+    _, problem = parse_action({"name": name or "_", "arguments": arguments})
+    return f"Error: {problem}" if problem else await call_tool(name, arguments)
 
 
 # --------------------------------------------------------------------------- the env

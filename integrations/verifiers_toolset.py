@@ -41,6 +41,7 @@ from typing import Any, Protocol
 import officegym  # noqa: F401  (registers the env ids with gymnasium)
 from officegym.envs.core.actions import FINISH_SCHEMA
 from officegym.integrations.optional import import_optional, install_hint
+from officegym.spaces.safe_value import value_problem
 from officegym.splits import RowEnvs
 
 EXTRA = install_hint("verifiers")
@@ -323,11 +324,16 @@ def toolset_type() -> type[Any]:
 
 def play_call(sessions: Sessions, state: Any, name: str, arguments: Any) -> tuple[str, bool]:
     """One tool call of a rollout: step its episode, write the record back into its state, and let an ended
-    episode go (its grade is in the state now)."""
+    episode go (its grade is in the state now). A value no step can carry (a lone surrogate, a number of
+    thousands of digits, nesting thousands deep) is refused at the door with the env's own ``Error:`` text and
+    not recorded: the record is synced as JSON, which such a value cannot be written as."""
     if not state.session or not state.env_id:
         return NO_TASK, True
     if state.grade is not None:
         return OVER, True
+    problem = value_problem(name) or value_problem(arguments)
+    if problem:  # the env refuses it with this text too; in the record it would break the state's JSON sync
+        return f"Error: {problem}", True
     session = sessions.get(state)
     text, is_error = session.call(name, arguments)
     record = session.record

@@ -37,6 +37,15 @@ class InfrastructureError(Exception):
         super().__init__(message)
         self.fatal = fatal
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with ``fatal`` (an exception pickles its ``args`` only): a fatal error raised in a worker
+        process must still stop the run."""
+        return (_infrastructure_error, (str(self), self.fatal))
+
+
+def _infrastructure_error(message: str, fatal: bool) -> InfrastructureError:
+    return InfrastructureError(message, fatal=fatal)
+
 
 class ContextLengthExceeded(Exception):
     """The transcript no longer fits the model's context window."""

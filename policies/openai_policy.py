@@ -11,7 +11,8 @@ assistant message. What it adds to a bare client call is what an evaluation need
 - The endpoint is ``base_url``, else ``OPENAI_BASE_URL``, else OpenAI's, and the settings record the one used.
   :meth:`OpenAIPolicy.preflight` asks it once before the first episode, so a wrong URL or key ends the run
   at once with what to check instead of being retried like a hiccup.
-- Rate limits (429), server errors (5xx), timeouts and dropped connections are retried with jittered
+- Rate limits (429), server errors (5xx), timeouts, dropped connections and 200 replies that are not the
+  documented shape (not JSON, no ``choices``: one warning line each, see ``openai_wire``) are retried with jittered
   exponential backoff (a delay drawn from ``[d/2, d]`` with ``d = backoff * 2**attempt`` capped at
   ``max_backoff``, so concurrent episodes do not retry in lockstep; or the server's ``Retry-After``); the
   client's own retries are off so that every attempt is counted. When the retries run out,
@@ -32,6 +33,8 @@ assistant message. What it adds to a bare client call is what an evaluation need
 from __future__ import annotations
 
 import ipaddress
+import json
+import logging
 import math
 import os
 import random
@@ -42,8 +45,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import openai
-from openai.types.chat import ChatCompletion
-from openai.types.responses import Response
 
 from .chat import (
     ContextLengthExceeded,
@@ -54,14 +55,16 @@ from .chat import (
     register_secret,
 )
 from .openai_wire import (
+    MalformedReply,
     chat_messages,
-    chat_reply_message,
-    chat_usage,
+    chat_reply,
+    reply_object,
     responses_input,
-    responses_reply_message,
+    responses_reply,
     responses_tools,
-    responses_usage,
 )
+
+log = logging.getLogger(__name__)
 
 APIS = ("auto", "chat", "responses")
 PLACEHOLDER_KEY = "EMPTY"
@@ -104,19 +107,33 @@ class OpenAISettings:
     extra_body: dict[str, Any] | None = None
 
     def check(self) -> None:
-        """Raise ``ValueError`` naming the first bad setting."""
-        problems = [
-            (not self.model.strip(), "--model must name the model to evaluate"),
-            (self.api not in APIS, f"--api must be one of {', '.join(APIS)}, got {self.api!r}"),
-            (self.temperature is not None and not 0 <= self.temperature <= 2, "--temperature must be in [0, 2]"),
-            (self.max_tokens is not None and self.max_tokens < 1, "--max-tokens must be at least 1"),
-            (not (self.timeout > 0 and math.isfinite(self.timeout)), "--timeout must be a positive number of seconds"),
-            (self.max_retries < 0, "--max-retries must be 0 or more"),
-            (self.backoff < 0 or self.max_backoff < 0, "backoff delays must be 0 or more"),
-        ]
-        for bad, message in problems:
-            if bad:
-                raise ValueError(message)
+        """Raise ``ValueError`` naming the first bad setting: every number within its stated range
+        (``evaluation/options.py``: NaN and infinity are refused, never read as a cap), ``extra_body`` a small,
+        shallow JSON object."""
+        from ..evaluation.options import RANGES, json_problem
+
+        if not isinstance(self.model, str) or not self.model.strip():
+            raise ValueError("--model must name the model to evaluate")
+        if self.api not in APIS:
+            raise ValueError(f"--api must be one of {', '.join(APIS)}, got {self.api!r}")
+        numbers = {
+            "--temperature": self.temperature,
+            "--max-tokens": self.max_tokens,
+            "--timeout": self.timeout,
+            "--max-retries": self.max_retries,
+            "--backoff": self.backoff,
+            "--max-backoff": self.max_backoff,
+        }
+        for flag, value in numbers.items():
+            RANGES[flag].check(value)
+        if self.extra_body is not None:
+            try:
+                text = json.dumps(self.extra_body, ensure_ascii=False)
+            except (TypeError, ValueError, RecursionError) as error:
+                raise ValueError(f"--extra-body must be a JSON object ({type(error).__name__})") from None
+            problem = json_problem(text, "--extra-body")
+            if problem:
+                raise ValueError(problem)
 
     def sampling(self) -> dict[str, Any]:
         """What shapes the model's answers (a resumed run must keep these)."""
@@ -229,7 +246,12 @@ class OpenAIPolicy:
                 message, usage, finish = self._request(messages, tools)
                 return Reply(message, usage, requests, attempt, time.perf_counter() - started, finish)
             except (openai.APITimeoutError, openai.APIConnectionError) as error:
-                problem: openai.APIError = error
+                problem: openai.APIError | MalformedReply = error
+            except MalformedReply as error:
+                problem = error
+                log.warning(
+                    "the model server sent a malformed reply (request %d): %s", requests, redact_text(str(error))
+                )
             except openai.APIStatusError as error:
                 if self._switch_to_responses(error):
                     continue
@@ -259,11 +281,7 @@ class OpenAIPolicy:
             **{k: v for k, v in optional.items() if v is not None},
             **(s.extra_body or {}),
         }
-        completion = self._client.post("/chat/completions", cast_to=ChatCompletion, body=body)
-        if not completion.choices:
-            raise InfrastructureError("the server answered without a choice")
-        choice = completion.choices[0]
-        return chat_reply_message(choice.message), chat_usage(completion.usage), choice.finish_reason
+        return chat_reply(self._post("/chat/completions", body))
 
     def _responses_request(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
@@ -284,11 +302,15 @@ class OpenAIPolicy:
             **{k: v for k, v in optional.items() if v is not None},
             **(s.extra_body or {}),
         }
-        response = self._client.post("/responses", cast_to=Response, body=body)
-        if response.error is not None:
-            raise InfrastructureError(f"the response failed: {redact_text(str(response.error.message))}")
-        finish = "length" if response.status == "incomplete" else "stop"
-        return responses_reply_message(response), responses_usage(response.usage), finish
+        return responses_reply(self._post("/responses", body))
+
+    def _post(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The reply body as a JSON object, read here and not by the client's unvalidated models (see
+        ``openai_wire``): a 200 that is not the documented shape raises :class:`MalformedReply`."""
+        import httpx  # the openai client's own HTTP library, installed with it (not a dependency of its own)
+
+        raw = self._client.post(route, cast_to=httpx.Response, body=body)
+        return reply_object(raw.text)
 
     # ----------------------------------------------------------------- errors
     def _switch_to_responses(self, error: openai.APIStatusError) -> bool:
@@ -298,7 +320,7 @@ class OpenAIPolicy:
             return True
         return False
 
-    def _delay(self, attempt: int, error: openai.APIError) -> float:
+    def _delay(self, attempt: int, error: openai.APIError | MalformedReply) -> float:
         """The server's ``Retry-After`` (capped), else a draw from ``[d/2, d]``, ``d`` the capped exponential
         delay: half of it guarantees the back-off, the random half spreads concurrent episodes apart."""
         retry_after = _retry_after(error)
@@ -396,7 +418,7 @@ def _connection_problem(error: openai.APIConnectionError) -> str:
     return redact_text(str(cause or error.message))[:200]
 
 
-def _retry_after(error: openai.APIError) -> float | None:
+def _retry_after(error: openai.APIError | MalformedReply) -> float | None:
     response = getattr(error, "response", None)
     headers = getattr(response, "headers", None) or {}
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
@@ -410,7 +432,9 @@ def _retry_after(error: openai.APIError) -> float | None:
     return None
 
 
-def _describe(error: openai.APIError) -> str:
+def _describe(error: openai.APIError | MalformedReply) -> str:
+    if isinstance(error, MalformedReply):
+        return redact_text(f"malformed reply: {error}")[:500]
     status = getattr(error, "status_code", None)
     prefix = f"HTTP {status}: " if status is not None else f"{type(error).__name__}: "
     body = error.body

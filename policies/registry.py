@@ -47,3 +47,9 @@ def make_policy(name: str, env: gym.Env[Any, Any], seed: int = 0) -> Policy:
     if players:
         raise ValueError(f"the {name} policy plays {', '.join(players)} only")
     raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(policy_names())}")
+
+
+def policies_for(env_id: str) -> list[str]:
+    """The scripted policies that play ``env_id``, the generic ones first (``officegym run --policy`` takes
+    these)."""
+    return list(policies_of(env_class(env_id)))

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import os
+import shutil
 import sqlite3
+import tempfile
 from typing import Any
 
 import gymnasium as gym
 import pytest
 
 import officegym  # noqa: F401  (registers the env ids)
+from officegym.envs.invoice_approval.shared.cache import ENV_VAR
 from officegym.envs.invoice_approval.v0.authoring.world import generate_world
 from officegym.envs.invoice_approval.v0.bundle import Bundle, load_bundle
 
@@ -24,6 +28,23 @@ if importlib.util.find_spec("hypothesis") is not None:  # the RLlib venv install
 
     settings.register_profile("officegym", parent=settings(), deadline=None)  # keeps the "ci" profile's rest
     settings.load_profile("officegym")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One company cache for the whole run, in a temp folder (never the user's ``~/.cache/officegym``): set
+    before xdist starts its workers, so they and every subprocess a test starts inherit it and share what one
+    generated. Workers leave it to the process that made it."""
+    if not hasattr(config, "workerinput"):
+        config.stash[_CACHE_DIR] = tempfile.mkdtemp(prefix="officegym-test-cache-")
+        os.environ[ENV_VAR] = config.stash[_CACHE_DIR]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _CACHE_DIR in config.stash:
+        shutil.rmtree(config.stash[_CACHE_DIR], ignore_errors=True)
+
+
+_CACHE_DIR = pytest.StashKey[str]()
 
 
 def pytest_report_header() -> list[str]:

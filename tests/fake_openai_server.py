@@ -48,6 +48,7 @@ class Canned:
     delay: float = 0.0
     answer: bool = False  # after the delay, answer from the script instead of ``body``
     at_turn: int | None = None  # only for a request at this turn (assistant messages in it); None: the next one
+    raw: bytes | None = None  # sent instead of ``body`` as JSON: a reply that is not JSON, or not an object
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None, *, at_turn: int | None = None) -> Canned:
@@ -169,7 +170,7 @@ class FakeOpenAIServer:
         if canned is not None:
             time.sleep(min(canned.delay, MAX_DELAY))
             if not canned.answer:
-                return Canned(canned.status, json.loads(json.dumps(canned.body)), canned.headers)
+                return Canned(canned.status, json.loads(json.dumps(canned.body)), canned.headers, raw=canned.raw)
         if self.api_key is not None and seen.authorization != f"Bearer {self.api_key}":
             return error(401, "Incorrect API key provided.")
         return self._route(method, path, body)
@@ -257,7 +258,7 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, method: str, body: dict[str, Any]) -> None:
             answer = server.handle(method, self.path, body, dict(self.headers.items()))
-            payload = json.dumps(answer.body).encode()
+            payload = answer.raw if answer.raw is not None else json.dumps(answer.body).encode()
             self.send_response(answer.status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))

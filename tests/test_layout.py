@@ -138,10 +138,16 @@ def test_every_version_has_the_same_files_for_the_same_roles(domain: str, versio
     assert missing == []
 
 
+BUILDS_ON = {("invoice_approval", "v2"): "v1"}
+"""The one exception: a version that is a released one with a few tools fixed imports that one (and no other),
+since a copy of its world and generator would be a second thing to keep byte-identical (InvoiceApproval-v2)."""
+
+
 @pytest.mark.parametrize(("domain", "version"), VERSION_DIRS)
 def test_a_version_imports_shared_code_and_never_another_version(domain: str, version: str) -> None:
     package = f"officegym.envs.{domain}"
-    others = [f"{package}.{v}" for _, v in VERSION_DIRS if v != version] + [f"{package}.env"]
+    allowed = (version, BUILDS_ON.get((domain, version)))
+    others = [f"{package}.{v}" for _, v in VERSION_DIRS if v not in allowed] + [f"{package}.env"]
     offenders = [
         f"{p.relative_to(ROOT)}:{line} imports {module}"
         for p in _files(f"envs/{domain}/{version}")

@@ -47,6 +47,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, iterate
 
 from .batched_infos import vector_info
+from .sendable import sendable
+from .sendable_calls import SendableCalls
 
 CONTEXTS = ("spawn", "forkserver")
 CLOSE_TIMEOUT_S = 5.0
@@ -150,6 +152,21 @@ def _await(conn: Connection, spin_s: float) -> None:
 def _send(conn: Connection, message: Any) -> None:
     """``pickle`` itself (C, highest protocol): ``Connection.send``'s Python-level pickler costs more per message."""
     conn.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _message(command: str, payload: Any) -> bytes:
+    """A command's bytes. A step's actions go as ``sendable`` makes them (an action that does not pickle and
+    unpickle as its twin, which the env answers as it answers the original); any other payload that does not
+    pickle is refused here, before anything is sent, so the vector env stays usable."""
+    if command == "step":  # sendable() costs a type check for the usual flat call
+        return pickle.dumps((command, [sendable(action) for action in payload]), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        return pickle.dumps((command, payload), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as error:
+        raise TypeError(
+            f"the arguments of {command}() cannot be sent to a batched worker ({type(error).__name__}: "
+            f"{str(error)[:200]}); pass plain picklable values (nothing was sent)"
+        ) from error
 
 
 def _recv(conn: Connection, spin_s: float) -> Any:
@@ -272,11 +289,14 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
         return list(self._processes)
 
     def _send(self, command: str, payloads: Sequence[Any]) -> None:
+        """Every worker's message is pickled before the first is sent: a payload that does not pickle must not
+        leave some workers a step ahead of the others (their replies would then answer the next step)."""
         if self.closed:
             raise ClosedEnvironmentError("this BatchedVectorEnv is closed")
+        messages = [_message(command, payload) for payload in payloads]
         try:
-            for pipe, payload in zip(self._pipes, payloads, strict=True):
-                _send(pipe, (command, payload))
+            for pipe, message in zip(self._pipes, messages, strict=True):
+                pipe.send_bytes(message)
         except (OSError, ValueError) as error:
             self.close(terminate=True)
             raise RuntimeError("a batched worker is gone; the vector env has been closed") from error
@@ -354,9 +374,7 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One message to each worker with its slice of ``actions``, one reply back; SAME_STEP autoreset."""
-        action_list = list(iterate(self.action_space, actions))
-        if len(action_list) != self.num_envs:
-            raise ValueError(f"expected {self.num_envs} actions, got {len(action_list)}")
+        action_list = _split_actions(self.action_space, actions, self.num_envs)
         replies = self._exchange("step", self._split(action_list))
         obs = [o for reply in replies for o in reply[0]]
         rewards = np.array([r for reply in replies for r in reply[1]], dtype=np.float64)
@@ -415,6 +433,18 @@ class BatchedVectorEnv(VectorEnv[Any, Any, Any]):
                 process.join()
             pipe.close()
         self._pipes, self._processes = [], []
+
+
+def _split_actions(space: Any, actions: Any, num_envs: int) -> list[Any]:
+    """The batch as one action per env. Tool calls are split without ``SendableCalls``' check: this process
+    steps its own slice without pickling it, and ``_message`` checks the workers' slices."""
+    if isinstance(space, SendableCalls) and isinstance(actions, list | tuple):
+        action_list = list(actions)
+    else:
+        action_list = list(iterate(space, actions))
+    if len(action_list) != num_envs:
+        raise ValueError(f"expected {num_envs} actions, got {len(action_list)}")
+    return action_list
 
 
 def _seeds(seed: int | list[int | None] | None, num_envs: int) -> list[int | None]:

@@ -7,7 +7,8 @@
   ``info["final_obs"]`` / ``info["final_info"]``. Gymnasium's default, ``NEXT_STEP``, spends one more call on a
   dead transition that ignores the action; where every action is an LLM call, that is a wasted request.
 
-Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override either default. A plain
+Everything else is ``gymnasium.make_vec``; pass ``vector_kwargs`` to override either default (they are checked
+first, ``vector_kwargs.py``: an unknown key, a wrong type or ``shared_memory=True`` fails here in one line). A plain
 ``gym.make_vec(id, n, vectorization_mode="async")`` keeps Gymnasium's ``shared_memory=True``, which no registration
 can change (a spec's ``vector_kwargs`` would replace the caller's); importing this module makes that fail at once,
 in ``make_vec``, with the fix, instead of in every worker at the first reset (a 48-line ``KeyError: '?'``).
@@ -31,6 +32,7 @@ from gymnasium.vector.utils import create_shared_memory
 from ..envs.core import arguments
 from ..spaces import AnyText
 from .batched import CONTEXTS, DEFAULT_SPIN_US, MAX_SPIN_US, BatchedVectorEnv
+from .vector_kwargs import check_vector_kwargs
 
 MODES = ("sync", "async", "batched")
 
@@ -64,13 +66,17 @@ def make_vec(
             f"vectorization_mode must be 'sync', 'async' or 'batched', got {vectorization_mode!r}"
         )
     if vectorization_mode == "batched":
+        if vector_kwargs is not None and not isinstance(vector_kwargs, dict):
+            raise arguments.ArgumentError(
+                f"vector_kwargs must be a dict such as {{'context': 'spawn'}}, got {type(vector_kwargs).__name__}"
+            )
         return _make_batched(env_id, num_envs, envs_per_worker, vector_kwargs or {}, env_kwargs)
     if envs_per_worker is not None:
         raise arguments.ArgumentError("envs_per_worker applies only to vectorization_mode='batched'")
     options: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
     if vectorization_mode == "async":
         options["shared_memory"] = False
-    options.update(vector_kwargs or {})
+    options.update(check_vector_kwargs(vectorization_mode, vector_kwargs))
     return gym.make_vec(
         env_id, num_envs=num_envs, vectorization_mode=vectorization_mode, vector_kwargs=options, **env_kwargs
     )

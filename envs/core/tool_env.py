@@ -15,7 +15,7 @@ The domain contract is everything else that code outside a domain's folder may k
 ``scripted_policies()``   the domain's own scripted policies by name (beside the generic oracle/random)
 ``DEMO``                  the episode ``officegym demo`` renders and the policies it scores
 ``progress()``            the grade's components as they stand now, floats under stable keys
-``failure_report()``      what differs from the gold outcome, one row per item (empty on full marks)
+``failure_report()``      what differs from the gold outcome, one row per differing field (empty on full marks)
 ``shaping_potential(m)``  Phi of those measures, for ``wrappers.PotentialShaping``
 ``action_catalogue(h)``   the fixed discrete action catalogue for ``wrappers.DiscreteToolCalls``
 ``split_sources(s, n)``   env arguments of the task sources of split ``"train"`` or ``"test"`` (n at most)
@@ -165,9 +165,10 @@ class ToolEnv(gym.Env[str, Action], Generic[Ctx]):
         raise TypeError(f"{type(self).__name__} reports no progress; diagnostics and shaping need progress()")
 
     def failure_report(self) -> list[dict[str, Any]]:
-        """What the episode as it stands gets wrong, one ``{"kind", "item", "expected", "actual"}`` row per
-        item (an invoice decided differently, a gap not flagged, ...); empty exactly when the grade is full
-        marks. For failure analysis: the grade says how much, this says where. Reading it changes nothing."""
+        """What the episode as it stands gets wrong, one ``{"kind", "record", "field", "expected", "actual",
+        "rule"}`` row of strings per differing field (an invoice decided differently, a gap not flagged, ...;
+        the format is ``evaluation/failures.py``'s); empty exactly when the grade is full marks. For failure
+        analysis: the grade says how much, this says where. Reading it changes nothing."""
         raise TypeError(f"{type(self).__name__} has no failure report")
 
     def shaping_potential(self, measures: Mapping[str, float]) -> float:

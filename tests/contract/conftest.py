@@ -22,6 +22,7 @@ ENV_IDS: tuple[str, ...] = (*officegym.ENV_IDS, EXAMPLE_ID)
 SMALL_KWARGS: dict[str, dict[str, Any]] = {
     "officegym/InvoiceApproval-v0": {"tier": "single"},
     "officegym/InvoiceApproval-v1": {"tier": "single"},
+    "officegym/InvoiceApproval-v2": {"tier": "single"},
 }
 """Kwargs that keep an env's selected tasks few (fast to play); an id not listed is made with its defaults."""
 MAX_TASKS = 10

@@ -90,7 +90,7 @@ def test_finish_right_away_is_graded(env: gym.Env[Any, Any]) -> None:
     assert 0.0 <= reward <= 1.0
     report = tool_env(env).failure_report()
     assert (report == []) == (reward == 1.0), "the failure report must be empty exactly on full marks"
-    assert all(set(row) == {"kind", "item", "expected", "actual"} for row in report)
+    assert all(set(row) == {"kind", "record", "field", "expected", "actual", "rule"} for row in report)
     assert all(isinstance(value, str) for row in report for value in row.values())
     observation, reward, terminated, *_ = step(env, FINISH_ACTION)  # stepping a finished episode never raises
     assert observation.startswith("Error: ") and reward == 0.0 and terminated

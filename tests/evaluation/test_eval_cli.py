@@ -263,7 +263,7 @@ def test_show_and_replay_refuse_missing_or_empty_files(tmp_path: Path, capsys: p
 
 def test_replay_reproduces_stored_grades(results: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(results)]) == 0
-    assert "all 2 episode(s) reproduce their stored grade" in capsys.readouterr().out
+    assert "replay: all 2 match (grade and transcript)" in capsys.readouterr().out
     assert main(["replay", str(results), "--episode", "single-1"]) == 0
 
 

@@ -20,7 +20,7 @@ def test_a_failed_review_records_each_missed_gap_and_show_prints_them(
 ) -> None:
     assert main(["eval", VENDOR, "--policy", "lazy", "--task-ids", "vr-hard-01", "-o", str(tmp_path), "-q"]) == 0
     (record,) = records(only_file(tmp_path))
-    missed = [row["item"] for row in record["failures"] if row["kind"] == "requirement"]
+    missed = [row["record"] for row in record["failures"] if row["kind"] == "missed gap"]
     assert missed == sorted(scenarios()["vr-hard-01"].gap_ids)
     capsys.readouterr()
     assert main(["show", str(only_file(tmp_path)), "--episode", "0"]) == 0

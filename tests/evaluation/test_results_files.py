@@ -102,7 +102,7 @@ def test_forged_and_hostile_lines_are_skipped_with_their_numbers_by_every_reader
     assert main(["replay", str(path)]) == 0
     assert main([*ORACLE, "-o", str(path)]) == 0  # resume: nothing to run, the forged lines change nothing
     out, err = capsys.readouterr()
-    assert "all 2 episode(s) reproduce" in out
+    assert "replay: all 2 match" in out
     assert flat(err).count(f"skipped {len(FORGED)} unreadable line(s)") == 4
     assert "lines 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 1 more" in flat(err)
 

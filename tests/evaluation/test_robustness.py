@@ -53,7 +53,7 @@ def test_a_malformed_native_call_does_not_poison_the_conversation(
     assert record["messages"][3]["content"].startswith("Error: the arguments of 'get_invoice' are not valid JSON")
     assert record["chat"]["parse_error_kinds"] == {"invalid_json": 1}
     assert main(["replay", str(only_file(tmp_path))]) == 0
-    assert "all 1 episode(s) reproduce" in capsys.readouterr().out
+    assert "replay: all 1 match" in capsys.readouterr().out
 
 
 def test_a_request_refused_after_a_turn_ends_the_episode_as_the_models_failure(
@@ -122,7 +122,7 @@ def test_torn_and_undecodable_lines_are_skipped_by_eval_show_and_replay(
         assert main(["show", str(path)]) == 0
         assert main(["replay", str(path)]) == 0
         out, err = capsys.readouterr()
-        assert "single-1#0" in out and "all 1 episode(s) reproduce" in out
+        assert "single-1#0" in out and "replay: all 1 match" in out
         assert err.count(f"warning: skipped 2 unreadable line(s) in {path}") == 2
         before = len(server.seen)
         assert evaluate(server, INVOICE, tmp_path, "-c", "1", tasks=SINGLE) == 0

@@ -47,9 +47,11 @@ def failure_report(ctx: PettyCashEpisode) -> list[dict[str, Any]]:
     return [
         {
             "kind": "receipt",
-            "item": rid,
+            "record": rid,
+            "field": "paid",
             "expected": "reimbursed" if rid in target else "not reimbursed",
             "actual": "reimbursed" if rid in paid else "not reimbursed",
+            "rule": "",
         }
         for rid in sorted(paid ^ target)
     ]

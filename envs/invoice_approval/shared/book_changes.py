@@ -19,6 +19,7 @@ books: ``graded_states`` gives ``grading.compare`` what it needs to grade exactl
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -46,6 +47,27 @@ class BookDelta:
     invoices: dict[str, State | None]
     purchase_orders: dict[str, State | None]
     ledger: Counter[LedgerKey]
+
+
+def delta_to_json(delta: BookDelta) -> str:
+    """A delta as JSON, every mapping a list of pairs so that its order survives (the gold cache's form)."""
+    records = [list(delta.invoices.items()), list(delta.purchase_orders.items()), list(delta.ledger.items())]
+    return json.dumps(records, ensure_ascii=False)
+
+
+def delta_from_json(text: str) -> BookDelta:
+    """Inverse of ``delta_to_json``: the same states, as tuples, in the same order."""
+    invoices, pos, ledger = json.loads(text)
+    return BookDelta(
+        {key: _tuples(state) for key, state in invoices},
+        {key: _tuples(state) for key, state in pos},
+        Counter({_tuples(key): count for key, count in ledger}),
+    )
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists back into the tuples a graded state is made of (states hold only scalars and tuples)."""
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
 
 
 def add_ledger_log(conn: sqlite3.Connection) -> None:
@@ -167,6 +189,7 @@ class GoldDeltas(Generic[G]):
     tasks: Mapping[str, Any]
     _gold: dict[str, G]
     _gold_delta: dict[str, BookDelta]
+    _gold_stored: dict[str, str]  # task ID -> its gold delta as JSON, read from the cache (``gold_cache.py``)
 
     def read_books(self, conn: sqlite3.Connection) -> G:
         raise NotImplementedError
@@ -193,7 +216,13 @@ class GoldDeltas(Generic[G]):
             conn.close()
 
     def gold_delta(self, task_id: str) -> BookDelta:
-        """What the task's gold path changes in the graded books."""
+        """What the task's gold path changes in the graded books: decoded from the cache's copy if the company
+        came with one (``gold_cache.prefetch_gold``), else from the gold path replayed."""
         if task_id not in self._gold_delta:
-            self._gold_delta[task_id] = state_delta(self.gold_state(task_id), self.template_state)
+            stored = self._gold_stored.get(task_id)
+            self._gold_delta[task_id] = (
+                state_delta(self.gold_state(task_id), self.template_state)
+                if stored is None
+                else delta_from_json(stored)
+            )
         return self._gold_delta[task_id]

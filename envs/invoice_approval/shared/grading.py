@@ -1,14 +1,13 @@
 """What every version's grading shares: the books the agent leaves behind against the books the gold path
-leaves, compared exactly (``compare``), and the failure report's rows (``report_rows``). Each version says what
-its graded state holds (its ``BookState`` in its own ``grading.py``) and how a report words it.
+leaves, compared exactly (``compare``). Each version says what its graded state holds (its ``BookState`` in its
+own ``grading.py``); the failure report's labelled rows are built in ``failure_rows.py``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ...core import Grade
@@ -17,7 +16,7 @@ LedgerKey = tuple[str, str, int, int]
 
 
 class GradedBooks(Protocol):
-    """The graded part of any version's books: what ``compare`` and ``report_rows`` need. Each version says
+    """The graded part of any version's books: what ``compare`` and the failure rows need. Each version says
     what an invoice's and a PO's state hold (its own ``BookState``); comparing them is the same."""
 
     @property
@@ -59,42 +58,3 @@ def compare(final: GradedBooks, gold: GradedBooks, scope: Sequence[str]) -> Grad
         "wrong_invoices": [iid for iid in scope if final.invoices.get(iid) != gold.invoices.get(iid)][:50],
     }
     return Grade(1.0 if matches else 0.0, {"state_matches": 1.0 if matches else 0.0}, diagnostics)
-
-
-@dataclass(frozen=True)
-class ReportTexts:
-    """How a version words an invoice state, a PO state and a ledger line (with its count) in a failure report."""
-
-    invoice: Callable[[Any], str]
-    purchase_order: Callable[[Any], str]
-    line: Callable[[LedgerKey, int], str]
-
-
-def report_rows(
-    final: GradedBooks, gold: GradedBooks, scope: Sequence[str], texts: ReportTexts
-) -> list[dict[str, Any]]:
-    """The rows of ``failure_report`` for any version's books, worded by ``texts``."""
-    in_scope = set(scope)
-    rows = [
-        _row("invoice", iid, texts.invoice(gold.invoices.get(iid)), texts.invoice(final.invoices.get(iid)))
-        for iid in scope
-        if final.invoices.get(iid) != gold.invoices.get(iid)
-    ]
-    rows += [
-        _row("collateral", iid, texts.invoice(gold.invoices.get(iid)), texts.invoice(state))
-        for iid, state in sorted(final.invoices.items())
-        if iid not in in_scope and state != gold.invoices.get(iid)
-    ]
-    rows += [
-        _row("purchase_order", num, texts.purchase_order(gold.purchase_orders.get(num)), texts.purchase_order(state))
-        for num, state in sorted(final.purchase_orders.items())
-        if state != gold.purchase_orders.get(num)
-    ]
-    extra, missing = final.ledger - gold.ledger, gold.ledger - final.ledger
-    rows += [_row("ledger", key[0], "no such line", texts.line(key, n)) for key, n in sorted(extra.items())]
-    rows += [_row("ledger", key[0], texts.line(key, n), "missing") for key, n in sorted(missing.items())]
-    return rows
-
-
-def _row(kind: str, item: str, expected: str, actual: str) -> dict[str, Any]:
-    return {"kind": kind, "item": item, "expected": expected, "actual": actual}

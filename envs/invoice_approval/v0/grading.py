@@ -12,9 +12,13 @@ import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from ..shared.grading import LedgerKey, ReportTexts, ledger_multiset, report_rows
+from ...core.assets import asset_path, read_text
+from ..shared.failure_rows import BookLayout, Field, euros, failure_rows
+from ..shared.grading import LedgerKey, ledger_multiset
+from ..shared.policy_rules import parse_policy
 
 InvoiceState = tuple[str, str | None, str | None]
 PoState = tuple[int, str]
@@ -42,24 +46,17 @@ def book_state(conn: sqlite3.Connection) -> BookState:
 
 
 def failure_report(final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
-    """Every difference between the final books and the gold books, one row each, in a fixed order: the work
-    order's invoices, then collateral changes to other invoices, then purchase orders, then ledger lines.
-    Empty exactly when the books match (the reward is 1.0)."""
-    return report_rows(final, gold, scope, ReportTexts(_invoice_text, _po_text, _line_text))
+    """Every field where the final books differ from the gold books, one labelled row each (``failure_rows``):
+    the work order's invoices and any other invoice changed, their ledger lines, then purchase orders. Empty
+    exactly when the books match (the reward is 1.0)."""
+    return list(failure_rows(final, gold, scope, _layout()))
 
 
-def _invoice_text(state: InvoiceState | None) -> str:
-    if state is None:
-        return "no such invoice"
-    status, reason, assignee = state
-    return " ".join(part for part in (status, reason, assignee) if part)
-
-
-def _po_text(state: PoState | None) -> str:
-    return "no such PO" if state is None else f"{state[1]}, invoiced net {state[0]} cents"
-
-
-def _line_text(key: LedgerKey, count: int) -> str:
-    _, account, debit, credit = key
-    line = f"account {account} debit {debit} credit {credit} (cents)"
-    return line if count == 1 else f"{count} x {line}"
+@cache
+def _layout() -> BookLayout:
+    """v0's states: an invoice is (status, reason code, assignee), a PO (invoiced net, status)."""
+    return BookLayout(
+        invoice=(Field("status"), Field("reason code"), Field("escalated to")),
+        purchase_order=(Field("invoiced net", "purchase order", euros), Field("status", "purchase order")),
+        rules=parse_policy(read_text(asset_path("invoice_approval", "v0", "policy.md"))),
+    )

@@ -14,8 +14,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
+from ..shared.company_cache import cached_seeds
 from ..shared.splits import qualifying_seeds
-from .bundle import UnusableCompany, load_bundle
+from .bundle import VERSION, UnusableCompany, load_bundle
 
 TRAIN_SEED_START: Final = 100_000
 
@@ -26,4 +27,8 @@ def train_company_seeds(count: int) -> list[int]:
     the shipped (evaluation) company. Seeds whose company the task builder cannot finish are skipped too (a
     few seeds give a batch with too few distinct wrong paths; the builder refuses them rather than ship a
     weaker task)."""
-    return qualifying_seeds(load_bundle, TRAIN_SEED_START, count, UnusableCompany)
+    return cached_seeds(  # once per machine: the search generates and refuses companies (~1 min for v1's first)
+        VERSION,
+        f"train start={TRAIN_SEED_START} count={count}",
+        lambda: qualifying_seeds(load_bundle, TRAIN_SEED_START, count, UnusableCompany),
+    )

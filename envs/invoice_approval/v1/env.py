@@ -110,10 +110,13 @@ class InvoiceApprovalV1Env(InvoiceToolEnv[V1Episode]):
         return policy_text()
 
     def _open_episode(self, task: Task, books: sqlite3.Connection, actor: dict[str, Any] | None) -> V1Episode:
-        return open_episode(self.bundle.template, task.actor, task.id, books, actor)
+        episode = open_episode(self.bundle.template, task.actor, task.id, books, actor)
+        episode.documents = self.bundle.documents  # parsed and rendered once per company, not per call
+        return episode
 
     def _load_episode(self, state: dict[str, Any]) -> V1Episode:
-        return V1Episode(open_books(state["books"], self.BOOKS_SCHEMA), dict(state["actor"]), state["task_id"])
+        books = open_books(state["books"], self.BOOKS_SCHEMA)
+        return V1Episode(books, dict(state["actor"]), state["task_id"], documents=self.bundle.documents)
 
     def _book_delta(self, conn: sqlite3.Connection) -> BookDelta:
         return book_delta(conn)

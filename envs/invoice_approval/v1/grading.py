@@ -11,10 +11,14 @@ import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from ...core.assets import asset_path, read_text
 from ..shared.book_changes import BookDelta, ledger_changes, logged_records
-from ..shared.grading import LedgerKey, ReportTexts, ledger_multiset, report_rows
+from ..shared.failure_rows import BookLayout, Field, euros, failure_rows, percent
+from ..shared.grading import LedgerKey, ledger_multiset
+from ..shared.policy_rules import parse_policy
 from .db import CAPTURE_FIELDS
 
 InvoiceState = tuple[Any, ...]  # status, reason, assignee, credited, captured fields...
@@ -23,7 +27,7 @@ InvoiceState = tuple[Any, ...]  # status, reason, assignee, credited, captured f
 @dataclass(frozen=True)
 class BookState:
     """v0's graded books with more in each state: an invoice's captured fields and credited amount, a PO's
-    line quantities. Compared and reported by v0's ``compare`` and ``report_rows``."""
+    line quantities. Compared by the shared ``compare``; reported by ``shared/failure_rows.py``."""
 
     invoices: dict[str, InvoiceState]
     purchase_orders: dict[str, tuple[Any, ...]]
@@ -71,18 +75,35 @@ def _po_state(conn: sqlite3.Connection, po_number: str) -> tuple[Any, ...] | Non
 
 
 def failure_report(final: BookState, gold: BookState, scope: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per difference: work-order invoices, collateral invoices, POs, ledger lines. Empty on 1.0. v1's
-    states are longer tuples than v0's, so they are worded generically (``_text``)."""
-    return report_rows(final, gold, scope, ReportTexts(_text, _text, _line_text))
+    """Every field where the final books differ from the gold books, one labelled row each (``failure_rows``):
+    a decision's fields, a document's captured fields, ledger lines, then PO fields and line quantities. Empty
+    exactly when the books match (the reward is 1.0)."""
+    return list(failure_rows(final, gold, scope, _layout()))
 
 
-def _line_text(key: LedgerKey, count: int) -> str:
-    return f"{count} x {key[1:]}"
+_CAPTURED = {
+    "supplier_invoice_no": Field("supplier invoice no.", "capture"),
+    "invoice_date": Field("invoice date", "capture"),
+    "po_number": Field("PO number", "capture"),
+    "net_cents": Field("net amount", "capture", euros),
+    "vat_rate": Field("VAT rate", "capture", percent),
+    "vat_cents": Field("VAT", "capture", euros),
+    "gross_cents": Field("gross amount", "capture", euros),
+    "corrects_no": Field("corrects invoice no.", "capture"),
+}
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, tuple):
-        return " ".join("-" if part is None else str(part) for part in value)
-    return str(value)
+@cache
+def _layout() -> BookLayout:
+    """v1's states (``_INVOICES``, ``_POS``): an invoice is (status, reason code, assignee, credited, then the
+    captured fields in ``CAPTURE_FIELDS`` order), a PO (invoiced net, status, invoiced quantity per line)."""
+    decision = (Field("status"), Field("reason code"), Field("escalated to"), Field("credited", "invoice", euros))
+    return BookLayout(
+        invoice=(*decision, *(_CAPTURED[name] for name in CAPTURE_FIELDS)),
+        purchase_order=(
+            Field("invoiced net", "purchase order", euros),
+            Field("status", "purchase order"),
+            Field("invoiced quantity", "purchase order"),
+        ),
+        rules=parse_policy(read_text(asset_path("invoice_approval", "v1", "policy.md"))),
+    )

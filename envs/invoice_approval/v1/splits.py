@@ -12,8 +12,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
+from ..shared.company_cache import cached_seeds
 from ..shared.splits import qualifying_seeds
-from .bundle import load_bundle
+from .bundle import VERSION, load_bundle
 
 TRAIN_SEED_START: Final = 200_000
 
@@ -22,4 +23,8 @@ TRAIN_SEED_START: Final = 200_000
 def train_company_seeds(count: int) -> list[int]:
     """The first ``count`` usable seeds from ``TRAIN_SEED_START`` (each company is generated once per process;
     a company the task builder refuses raises a RuntimeError and is skipped)."""
-    return qualifying_seeds(load_bundle, TRAIN_SEED_START, count, RuntimeError)
+    return cached_seeds(  # once per machine: the search generates and refuses companies (~1 min for v1's first)
+        VERSION,
+        f"train start={TRAIN_SEED_START} count={count}",
+        lambda: qualifying_seeds(load_bundle, TRAIN_SEED_START, count, RuntimeError),
+    )

@@ -15,8 +15,6 @@ from ...core import MaxLen, Range, Tool, ToolError, tool
 from ..shared.numbers import normalize_invoice_number
 from ..shared.tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
 from .company import treatment
-from .document_json import document_from_json
-from .document_text import render_text
 from .episode import V1Episode
 from .paging import next_cursor, read_cursor
 from .posting import Line, invoice_lines, mirrored
@@ -125,7 +123,7 @@ def get_document(ctx: V1Episode, invoice_id: str) -> str:
         invoice_id: The internal ID, e.g. "ER-2026-00042".
     """
     row = ctx.require("SELECT body FROM documents WHERE invoice_id = ?", (invoice_id,), f"document of '{invoice_id}'")
-    return render_text(document_from_json(row["body"]))
+    return ctx.documents.text(row["body"])
 
 
 @tool()
@@ -297,7 +295,7 @@ def _update_po(ctx: V1Episode, inv: dict[str, Any]) -> None:
     body = ctx.one("SELECT body FROM documents WHERE invoice_id = ?", (inv["invoice_id"],))
     if body is None:
         return
-    for line in document_from_json(body["body"]).lines:
+    for line in ctx.documents.document(body["body"]).lines:
         if line.po_line is not None:
             ctx.conn.execute(
                 "UPDATE po_lines SET invoiced_qty = invoiced_qty + ? WHERE po_number = ? AND line_no = ?",

@@ -53,24 +53,45 @@ def grade_review(episode: VendorEpisode) -> Grade:
 
 
 def failure_report(episode: VendorEpisode) -> list[dict[str, Any]]:
-    """Every way the review falls short of the answer key, one row each: a missing submission, then each
-    requirement (planted gaps not flagged, flags that are not gaps), the decision, and core documents not read
-    before submitting. Empty exactly when the grade is full marks."""
+    """Every way the review falls short of the answer key, one row each, in the format of every officegym
+    failure report (``{"kind", "record", "field", "expected", "actual", "rule"}``, all strings): a missing
+    submission (``no submission``), then each ``missed gap`` and each ``false flag`` by requirement ID (the rule
+    is the requirement's priority and pass bar), a ``wrong decision``, and each core document not read before
+    submitting (``unread document``). Empty exactly when the grade is full marks."""
     scenario = episode.scenario
     submission = episode.submission
+    unmet = ", ".join(scenario.gap_ids) or "none"
+    decision_rule = f"the decision rule (unmet requirements: {unmet})"
     if submission is None:
-        return [_row("submission", "recommendation", f"{scenario.decision} with the planted gaps", "none submitted")]
+        return [_row("no submission", "recommendation", "decision", scenario.decision, "none submitted", decision_rule)]
     planted, flagged = set(scenario.gap_ids), set(submission["gap_ids"])
-    rows = [_row("requirement", rid, "flagged as a gap", "not flagged") for rid in sorted(planted - flagged)]
+    bars = {req.id: f"{req.priority}: {req.pass_bar}" for req in scenario.requirements}
+    rows = [
+        _row("missed gap", rid, "flagged", "flagged as a gap", "not flagged", bars.get(rid, ""))
+        for rid in sorted(planted - flagged)
+    ]
     rows += [
-        _row("requirement", rid, "not flagged (it is met)", "flagged as a gap") for rid in sorted(flagged - planted)
+        _row(
+            "false flag",
+            rid,
+            "flagged",
+            "not flagged (it is met)",
+            "flagged as a gap",
+            bars.get(rid, "not in the matrix"),
+        )
+        for rid in sorted(flagged - planted)
     ]
     if submission["decision"] != scenario.decision:
-        rows.append(_row("decision", "decision", scenario.decision, str(submission["decision"])))
-    unread = [doc for doc in scenario.core_documents if doc not in set(submission["docs_read_before"])]
-    rows += [_row("process", doc, "read before submitting", "not read") for doc in unread]
+        actual = str(submission["decision"])
+        rows.append(_row("wrong decision", "recommendation", "decision", scenario.decision, actual, decision_rule))
+    read = set(submission["docs_read_before"])
+    rows += [
+        _row("unread document", doc, "read before submitting", "read", "not read", "read every core document first")
+        for doc in sorted(scenario.core_documents)
+        if doc not in read
+    ]
     return rows
 
 
-def _row(kind: str, item: str, expected: str, actual: str) -> dict[str, Any]:
-    return {"kind": kind, "item": item, "expected": expected, "actual": actual}
+def _row(kind: str, record: str, field: str, expected: str, actual: str, rule: str) -> dict[str, Any]:
+    return {"kind": kind, "record": record, "field": field, "expected": expected, "actual": actual, "rule": rule}

@@ -21,28 +21,34 @@ def played(task_id: str, actions: list[dict[str, Any]]) -> InvoiceApprovalEnv:
 def test_approving_a_blocked_suppliers_invoice_names_the_invoice_the_hold_and_the_postings() -> None:
     report = played("single-1", [{"name": "approve_invoice", "arguments": {"invoice_id": "ER-2026-00190"}}])
     report_rows = played("single-1", []).failure_report()
-    assert report_rows == [
-        {"kind": "invoice", "item": "ER-2026-00190", "expected": "on_hold SUPPLIER_BLOCKED", "actual": "received"}
+    rule = "rule 1: Blocked supplier"
+    assert [(row["field"], row["expected"], row["actual"], row["rule"]) for row in report_rows] == [
+        ("status", "on_hold", "received", rule),
+        ("reason code", "SUPPLIER_BLOCKED", "(empty)", rule),
     ]
     rows = report.failure_report()
     assert rows[0] == {
         "kind": "invoice",
-        "item": "ER-2026-00190",
-        "expected": "on_hold SUPPLIER_BLOCKED",
+        "record": "ER-2026-00190",
+        "field": "status",
+        "expected": "on_hold",
         "actual": "approved",
+        "rule": rule,
     }
-    ledger = [row for row in rows if row["kind"] == "ledger"]
-    assert len(ledger) == 3 and all(row["expected"] == "no such line" for row in ledger)
-    assert all(row["item"] == "ER-2026-00190" for row in ledger)
+    ledger = [row for row in rows if row["kind"] == "ledger line"]
+    assert len(ledger) == 3 and all(row["expected"] == "(none)" for row in ledger)
+    assert all(row["record"] == "ER-2026-00190" for row in ledger)
 
 
 def test_a_decision_outside_the_work_order_is_reported_as_collateral() -> None:
     gold = played("single-3", []).bundle.tasks["single-3"].gold_actions
     outside = {"name": "hold_invoice", "arguments": {"invoice_id": "ER-2026-00190", "reason_code": "SUPPLIER_BLOCKED"}}
     rows = played("single-3", [*gold, outside]).failure_report()
-    assert rows == [
-        {"kind": "collateral", "item": "ER-2026-00190", "expected": "received", "actual": "on_hold SUPPLIER_BLOCKED"}
+    assert [(row["record"], row["field"], row["expected"], row["actual"]) for row in rows] == [
+        ("ER-2026-00190", "status", "received", "on_hold"),
+        ("ER-2026-00190", "reason code", "(empty)", "SUPPLIER_BLOCKED"),
     ]
+    assert all(row["rule"] == "not in the work order: leave it as it was" for row in rows)
 
 
 def test_the_report_is_empty_exactly_on_the_gold_books() -> None:

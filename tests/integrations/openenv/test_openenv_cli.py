@@ -26,7 +26,7 @@ needs_openenv = pytest.mark.skipif(
         (["--env-kwargs", "[1]"], "--env-kwargs must be a JSON object, got list"),
         (["--env-kwargs", '{"no_such_option": 1}'], "no_such_option"),
         (["--max-sessions", "0"], "--max-sessions must be at least 1"),
-        (["--session-timeout", "0"], "--session-timeout must be a positive number"),
+        (["--session-timeout", "0"], "--idle-timeout must be a positive number"),
         (["--port", "70000"], "--port must be between 0 and 65535"),
     ],
 )

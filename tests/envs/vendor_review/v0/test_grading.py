@@ -23,10 +23,12 @@ def test_no_submission_is_one_row() -> None:
     scenario = scenarios()["vr-hard-01"]
     assert report("vr-hard-01", []) == [
         {
-            "kind": "submission",
-            "item": "recommendation",
-            "expected": f"{scenario.decision} with the planted gaps",
+            "kind": "no submission",
+            "record": "recommendation",
+            "field": "decision",
+            "expected": scenario.decision,
             "actual": "none submitted",
+            "rule": f"the decision rule (unmet requirements: {', '.join(scenario.gap_ids)})",
         }
     ]
 
@@ -34,15 +36,16 @@ def test_no_submission_is_one_row() -> None:
 def test_the_lazy_baseline_misses_every_gap_the_decision_and_the_reading() -> None:
     scenario = scenarios()["vr-hard-01"]
     rows = report("vr-hard-01", lazy_path(scenario))
-    missed = [row["item"] for row in rows if row["kind"] == "requirement"]
+    missed = [row["record"] for row in rows if row["kind"] == "missed gap"]
     assert missed == sorted(scenario.gap_ids)
-    assert {"kind": "decision", "item": "decision", "expected": scenario.decision, "actual": "go"} in rows
-    unread = [row["item"] for row in rows if row["kind"] == "process"]
+    decision = next(row for row in rows if row["kind"] == "wrong decision")
+    assert (decision["record"], decision["expected"], decision["actual"]) == ("recommendation", scenario.decision, "go")
+    unread = [row["record"] for row in rows if row["kind"] == "unread document"]
     assert unread and set(unread) <= set(scenario.core_documents)
 
 
 def test_the_paranoid_baseline_is_reported_for_its_false_flags_only() -> None:
     scenario = scenarios()["vr-hard-01"]
     rows = report("vr-hard-01", paranoid_path(scenario))
-    assert rows and all(row["kind"] == "requirement" and row["actual"] == "flagged as a gap" for row in rows)
-    assert {row["item"] for row in rows} == {d.id for d in scenario.distractors} - set(scenario.gap_ids)
+    assert rows and all(row["kind"] == "false flag" and row["actual"] == "flagged as a gap" for row in rows)
+    assert {row["record"] for row in rows} == {d.id for d in scenario.distractors} - set(scenario.gap_ids)
