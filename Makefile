@@ -104,6 +104,7 @@ bench: $(FULL)
 
 soak: $(FULL)
 	$(BIN)/python -m benchmarks.soak
+	$(BIN)/python -m benchmarks.server_soak
 
 # the wheel and the sdist into dist/ (`python -m build`: the sdist, then the wheel built from it); needs only build
 dist: | $(BIN)/python

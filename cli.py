@@ -201,7 +201,7 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--header-timeout",
         type=float,
         default=limits.DEFAULT_HEADER_TIMEOUT_S,
-        help="seconds a connection has to send its request headers (default: %(default)g)",
+        help="seconds a connection has to send its request headers, and then its body (default: %(default)g)",
     )
     serve.add_argument(
         "--token",

@@ -499,7 +499,7 @@ def create_app(
         (QuietClientClose, {}),
         (ReapedNotice, {"server": server}),
         (FrameGuard, {}),
-        (BodyLimit, {"limit": limits.max_body_bytes}),
+        (BodyLimit, {"limit": limits.max_body_bytes, "timeout": limits.header_timeout}),
         (AccessGuard, {"token": limits.token}),
     ):  # each added one wraps the ones before it
         app.add_middleware(middleware, **options)

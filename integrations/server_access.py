@@ -115,5 +115,7 @@ async def send_error(send: Any, status: int, problem: str) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b"Bearer"))
+    if status in (408, 413):  # the rest of the body was never read: the connection cannot carry another request
+        headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -15,6 +15,8 @@ offending input, which may be a megabyte of the client's own frame.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import MutableMapping
 from typing import Any, Final
 
@@ -30,11 +32,19 @@ frames, the server's own stack included), so it need not be parsed here: ``str.c
 tenth of a millisecond, its parse several milliseconds of the event loop every session shares."""
 
 
+LONG_DIGITS: Final = re.compile(rf"\d{{{sys.get_int_max_str_digits() or 4300}}}")
+"""A run of more digits than Python converts to an int: ``json.loads`` of such a number raises a ``ValueError``
+that is not a ``JSONDecodeError``, which OpenEnv's handler does not catch (it ends the session). Only a frame
+with such a run is parsed here; a run inside a string value parses and passes."""
+
+
 def frame_problem(message: MutableMapping[str, Any]) -> str | None:
     """Why OpenEnv's handler would end the session on this ``websocket.receive`` message, or None."""
     text = message.get("text")
     if text is None:
         return "binary frames are not part of the protocol; send the message as a JSON text frame"
+    if LONG_DIGITS.search(text):
+        return _number_problem(text)
     if text.lstrip()[:1] == "{" and text.count("{") + text.count("[") < SAFE_BRACKETS:
         return None  # an object (or invalid JSON, which OpenEnv answers) too shallow to recurse: not parsed twice
     try:
@@ -45,6 +55,18 @@ def frame_problem(message: MutableMapping[str, Any]) -> str | None:
         return None  # OpenEnv answers invalid JSON itself and keeps the session
     if not isinstance(value, dict):
         return f'a message must be a JSON object, got {type(value).__name__}; send {{"type": ..., "data": ...}}'
+    return None
+
+
+def _number_problem(text: str) -> str | None:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return None  # OpenEnv answers invalid JSON itself and keeps the session
+    except RecursionError:
+        return "the message is nested too deeply; send a JSON object of ordinary depth"
+    except ValueError:
+        return "a number in the message has too many digits; send numbers of ordinary size"
     return None
 
 

@@ -117,5 +117,6 @@ loopback Host names only. Browser pages are refused unless their Origin is loopb
 clients send no header). No client can lock it: sessions idle --idle-timeout seconds are closed, one peer
 address holds at most --max-sessions-per-client sessions, bodies and WebSocket messages over --max-body-bytes
 are refused before parsing (413 / close 1009), connections that do not finish their request headers within
---header-timeout seconds are closed, and a malformed frame gets an error reply without ending its session.
+--header-timeout seconds are closed (a body that takes longer gets a 408), and a malformed frame gets an error
+reply without ending its session.
 There is no TLS: beyond a trusted network, put it behind an HTTPS proxy."""

@@ -61,6 +61,21 @@ def test_a_connection_with_unfinished_headers_is_closed_after_the_header_timeout
     sock.close()
 
 
+def test_a_body_trickled_past_the_header_timeout_gets_408_and_the_connection_ends(url: str) -> None:
+    sock = open_socket(url)
+    started = time.monotonic()
+    head = b"POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    sock.sendall(head + b'{"task_id"')  # 10 of the 100 bytes, and then nothing
+    answer = b""
+    while chunk := sock.recv(4096):
+        answer += chunk
+    assert time.monotonic() - started >= HEADER_S  # never sooner than the timeout
+    status, _, body = answer.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 408") and b"connection: close" in status.lower(), answer[:300]
+    assert json.loads(body)["detail"].startswith("Error: request body not received within 0.5 s")
+    sock.close()
+
+
 def test_a_finished_request_is_never_cut_by_the_header_timeout(url: str) -> None:
     with raw_ws(url) as ws:
         text_of(reset(ws, one_task_per_tier(ENV_ID)[0]))

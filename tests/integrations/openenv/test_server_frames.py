@@ -25,6 +25,9 @@ BAD_FRAMES = [
     pytest.param('{"a":' * 100_000 + "1" + "}" * 100_000, id="nested-objects-100000"),
     pytest.param(b'{"type": "step", "data": {}}', id="binary-json"),
     pytest.param(b"\x00\xff" * 10, id="binary"),
+    pytest.param(
+        '{"type": "step", "data": {"name": "finish", "arguments": {"n": ' + "9" * 5000 + "}}}", id="digits-5000"
+    ),
 ]
 
 
