@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +62,15 @@ class EvalPlan:
             "offer_finish": self.offer_finish,
             "base_seed": self.base_seed,
         }
+
+
+def deliver(futures: list[Future[dict[str, Any] | None]], on_record: Callable[[dict[str, Any]], None]) -> None:
+    """Hand each finished episode's record to ``on_record`` as it completes (``None``: the run stopped under
+    it); a fatal error raised by ``play`` in any episode is raised here."""
+    for future in as_completed(futures):
+        record = future.result()
+        if record is not None:
+            on_record(record)
 
 
 def play_job(plan: EvalPlan, job: Job, make_policy: ChatPolicyFactory, config: dict[str, Any]) -> dict[str, Any] | None:

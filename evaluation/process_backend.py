@@ -16,10 +16,10 @@ import multiprocessing
 import os
 import pickle
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from .jobs import ChatPolicyFactory, EvalPlan, play_job
+from .jobs import ChatPolicyFactory, EvalPlan, deliver, play_job
 from .ray_backend import DEFAULT_RUNNER, EpisodeRunner, EpisodeSpec, _resolve
 from .records import Job
 
@@ -121,16 +121,13 @@ def run_jobs_in_processes(
 ) -> None:
     """``officegym eval --backend processes``: every episode played whole in a worker process, at most
     ``min(plan.concurrency, cores)`` at a time; records are written by the caller as episodes finish. A
-    fatal error (raised by ``play_job`` in a worker) stops the run: the episodes not started are dropped."""
-    check_sendable(make_policy)
+    fatal error (raised by ``play_job`` in a worker) stops the run: the episodes not started are dropped.
+    The runner has already refused a policy factory that cannot be sent (``check_sendable``)."""
     executor = _executor(max(1, min(plan.concurrency, default_workers(), len(jobs))))
     futures: list[Future[dict[str, Any] | None]] = [
         executor.submit(play_job, plan, job, make_policy, config) for job in jobs
     ]
     try:
-        for future in as_completed(futures):
-            record = future.result()
-            if record is not None:
-                on_record(record)
+        deliver(futures, on_record)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

@@ -17,7 +17,7 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from rich.console import Console
 
 from ..policies.chat import redact
 from .episode import EpisodeRun
-from .jobs import ChatPolicyFactory, EvalPlan, TurnReporter, play
+from .jobs import ChatPolicyFactory, EvalPlan, TurnReporter, deliver, play
 from .live import PROGRESS_EVERY, LiveView
 from .lock import results_lock
 from .options import RANGES, check_episode_count
@@ -210,10 +210,7 @@ def _run_jobs(
         pool.submit(play, plan, job, make_policy, config, stop, on_turn) for job in jobs
     ]
     try:
-        for future in as_completed(futures):
-            record = future.result()
-            if record is not None:
-                on_record(record)
+        deliver(futures, on_record)
     finally:
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
