@@ -4,8 +4,9 @@
 # - .venv: the dev extra (pytest, ruff, mypy, openai, SB3 + CPU torch, and the trainer bridges TRL, OpenEnv and
 #   verifiers with their pins) on the newest gymnasium the base install resolves, as `pip install officegym`
 #   gives it; the whole suite but RLlib's tests, then lint and typecheck;
-# - .venv-ray: the ray extra (Ray and RLlib, which pin gymnasium 1.2.2) with only what its tests need (pytest and
-#   the CPU torch RLlib's action-masking module runs on); RLlib's tests and CORE_TESTS, a core set that catches
+# - .venv-ray: the ray extra (Ray, RLlib, which pins gymnasium 1.2.2, and Ray Serve) and the openenv extra (the
+#   app every Serve replica runs) with only what its tests need (pytest and the CPU torch RLlib's action-masking
+#   module runs on); RLlib's and Ray Serve's tests and CORE_TESTS, a core set that catches
 #   Gymnasium drift cheaply (the env checker, reset options, vector envs, the frozen v0 observations).
 # Each run prints the Gymnasium it tested ("officegym tested on gymnasium ...", tests/conftest.py).
 PYTHON ?= python3
@@ -20,7 +21,8 @@ RAY := $(RAY_VENV)/.installed-ray
 RAY_TEST_DEPS := 'pytest>=8' 'pytest-xdist>=3' 'torch==2.13.0'
 # RLlib's tests: each skips without the ray extra (pytest.importorskip); the main run leaves them out by name, so
 # a .venv that still holds an old ray beside the newest gymnasium does not run them either
-RAY_TESTS := tests/evaluation/test_ray_backend.py tests/examples/test_rllib_masking.py
+RAY_TESTS := tests/evaluation/test_ray_backend.py tests/examples/test_rllib_masking.py \
+	tests/integrations/ray_serve/test_ray_serve_cluster.py
 CORE_TESTS := tests/contract/test_contract.py tests/contract/test_reset_options.py tests/contract/test_bad_input.py \
 	tests/contract/test_fork.py tests/test_vector.py tests/test_gymnasium_versions.py tests/spaces tests/frozen \
 	tests/vector
@@ -52,7 +54,7 @@ $(RAY_BIN)/python:
 	$(RAY_BIN)/python -m pip install --quiet --upgrade pip
 
 $(RAY): pyproject.toml | $(RAY_BIN)/python
-	$(RAY_BIN)/python -m pip install --quiet -e '.[ray]' $(RAY_TEST_DEPS)
+	$(RAY_BIN)/python -m pip install --quiet -e '.[ray,openenv]' $(RAY_TEST_DEPS)
 	touch $(RAY)
 
 demo: $(BASE)
@@ -101,6 +103,7 @@ bench: $(FULL)
 	$(BIN)/python -m benchmarks.vendor_v2_sets
 	$(BIN)/python -m benchmarks.episode_pool
 	$(BIN)/python -m benchmarks.companies
+	$(BIN)/python -m benchmarks.server_workers
 
 soak: $(FULL)
 	$(BIN)/python -m benchmarks.soak

@@ -177,7 +177,14 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     serve.add_argument("env_id", choices=sorted(ENV_IDS))
     serve.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port, printed at start)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
-    serve.add_argument("--max-sessions", type=int, default=256, help="concurrent sessions, each with its own env")
+    serve.add_argument(
+        "--max-sessions", type=int, default=256, help="concurrent sessions per worker, each with its own env"
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        help="server processes sharing the port, each session pinned to one (default: one per core)",
+    )
     serve.add_argument(
         "--idle-timeout",
         "--session-timeout",
@@ -202,6 +209,20 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         type=float,
         default=limits.DEFAULT_HEADER_TIMEOUT_S,
         help="seconds a connection has to send its request headers, and then its body (default: %(default)g)",
+    )
+    serve.add_argument(
+        "--client-bytes-per-s",
+        type=int,
+        default=limits.DEFAULT_CLIENT_BYTES_PER_S,
+        help="message bytes beyond 16 KiB a message one peer address may send per second; more is held back, "
+        "slowing only that client (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--client-sessions-per-s",
+        type=float,
+        default=limits.DEFAULT_CLIENT_SESSIONS_PER_S,
+        help="new sessions (WebSockets, stateless POST /reset and /step) one peer address may open per second "
+        "after a burst of --max-sessions-per-client; more are held back (default: %(default)g)",
     )
     serve.add_argument(
         "--token",

@@ -16,8 +16,9 @@ in-memory caches never warm another figure:
   JSON on every call (what it did before);
 - **train seeds**: v1's train-seed search with its first company, cold and from the cache;
 - **whole v1 episodes**: every gold path of the shipped v1 company played through ``env.step`` (reset, the
-  steps, the grade at ``finish``) against the same SQL statements, recorded with SQLite's trace callback and
-  replayed bare (``execute`` + ``fetchall``) on a connection holding the same books; interleaved rounds.
+  steps, the grade at ``finish``) against the same SQL statements, recorded on the way through the episode's
+  connection (``Recorder``: every ``execute`` and ``executemany``) and replayed bare (``execute`` + ``fetchall``,
+  ``executemany``) on a connection holding the same books; interleaved rounds.
 """
 
 from __future__ import annotations
@@ -196,22 +197,32 @@ def get_document_us(repeats: int) -> dict[str, Any]:
     }
 
 
+Statement = tuple[str, Any, bool]  # SQL text, parameters (a list of rows for executemany), executemany or not
+
+
 class Recorder:
-    """The episode's connection, recording every ``execute`` (its SQL text and parameters) on the way through."""
+    """The episode's connection, recording every ``execute`` and ``executemany`` (its SQL text and parameters)
+    on the way through. (Until 2026-12-02 it recorded ``execute`` only, so the floor left out the ledger lines
+    an approval inserts with ``executemany``; the env paid for them and the floor did not.)"""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.calls: list[tuple[str, Any]] = []
+        self.calls: list[Statement] = []
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
-        self.calls.append((sql, params))
+        self.calls.append((sql, params, False))
         return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        rows = list(rows)
+        self.calls.append((sql, rows, True))
+        return self.conn.executemany(sql, rows)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.conn, name)
 
 
-def record_sql(env: Any, task_id: str) -> list[tuple[str, Any]]:
+def record_sql(env: Any, task_id: str) -> list[Statement]:
     """Every statement (SQL and parameters) one whole gold episode executes on the env's connection: the reset,
     the steps and the grade (a trigger's statements run inside the one that fires it)."""
     env.reset(options={"task_id": task_id})
@@ -234,10 +245,13 @@ def play(env: Any, task_id: str) -> None:
     env.step({"name": "finish", "arguments": {}})
 
 
-def replay_bare(conn: sqlite3.Connection, episodes: list[list[tuple[str, Any]]]) -> None:
+def replay_bare(conn: sqlite3.Connection, episodes: list[list[Statement]]) -> None:
     for statements in episodes:
-        for sql, params in statements:
-            conn.execute(sql, params).fetchall()
+        for sql, params, many in statements:
+            if many:
+                conn.executemany(sql, params)
+            else:
+                conn.execute(sql, params).fetchall()
 
 
 def whole_episodes(rounds: int) -> dict[str, Any]:
@@ -247,8 +261,11 @@ def whole_episodes(rounds: int) -> dict[str, Any]:
     for task_id in task_ids:  # warm: gold deltas, rendered documents, prepared statements
         play(env, task_id)
     episodes = [record_sql(env, task_id) for task_id in task_ids]
-    spare = sqlite3.connect(":memory:", isolation_level=None)
-    spare.deserialize(env.bundle.template)
+    from officegym.envs.invoice_approval.shared.db import connect_bytes
+
+    # the env's own kind of connection (until 2026-12-02 a plain one: without the foreign-key checks every
+    # write of the env's connection makes)
+    spare = connect_bytes(env.bundle.template)
     spare.execute("BEGIN")  # every recorded episode starts by rolling the previous one back
     replay_bare(spare, episodes)
     env_s, bare_s = [], []
@@ -264,6 +281,7 @@ def whole_episodes(rounds: int) -> dict[str, Any]:
     return {
         "episodes": len(task_ids),
         "statements": sum(len(e) for e in episodes),
+        "of_them_executemany": sum(many for e in episodes for _, _, many in e),
         "env_s": round(statistics.median(env_s), 4),
         "bare_sql_s": round(statistics.median(bare_s), 4),
         "env_vs_bare_sql": round(float(np.median(ratios)), 2),

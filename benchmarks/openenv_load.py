@@ -228,6 +228,7 @@ def servers(env_ids: Sequence[str], max_sessions: int = 256) -> Iterator[Fleet]:
 def _server_process(env_id: str, max_sessions: int) -> Iterator[tuple[subprocess.Popen[str], Path]]:
     command = [sys.executable, "-m", "officegym.cli", "serve", env_id, "--port", "0", "--host", "127.0.0.1"]
     command += ["--max-sessions", str(max_sessions), "--max-sessions-per-client", str(max_sessions)]  # one client
+    command += ["--client-sessions-per-s", str(max_sessions)]  # its rounds open every session again, each second
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "stderr.txt"
         with log.open("w") as stderr:

@@ -1,14 +1,18 @@
 """A well-behaved client's step latency on ``officegym serve`` while another client abuses it (issue 27).
 
-``python -m benchmarks.server_abuse`` starts ``officegym serve officegym/InvoiceApproval-v0`` (defaults: 1 MiB
-messages, 10 s header timeout) as a subprocess, then measures one well-behaved WebSocket client stepping the
-gold path of a task over and over: alone, then while an abuser in another process does one
+``python -m benchmarks.server_abuse`` starts ``officegym serve officegym/InvoiceApproval-v0 --workers 1`` (one
+event loop that both clients share; default limits: 64 KiB messages, 10 s header timeout, each client's budget of
+message bytes and new sessions) as a subprocess,
+then measures one well-behaved WebSocket client stepping the gold path of a task over and over: alone, then
+while an abuser in another process, from another loopback address (another client to the server), does one
 thing issue 27 found (each a scenario):
 
-- ``oversize``: 7.5 MB frames, the size the issue measured (now refused with close 1009 before being read);
-- ``near_limit``: frames just under the 1 MiB limit, valid JSON steps (the worst a client may still send);
+- ``oversize``: 7.5 MB frames, the size the issue measured (refused with close 1009 before being read), the
+  abuser reconnecting after each;
+- ``near_limit``: frames just under the message limit, valid JSON steps (the worst a client may still send);
 - ``slow_headers``: 300 connections that never finish their request headers (closed after 10 s);
-- ``idle_sessions``: 60 sessions opened and left idle (they hold slots until reaped, not the event loop).
+- ``idle_sessions``: 60 sessions opened and left idle (they hold slots until reaped, not the event loop);
+- ``churn``: WebSocket connections opened and closed as fast as the abuser can (each one a session and an env).
 
 The issue's target is the well-behaved client's p99 within 1.5x of its unloaded p99; every scenario's ratio is
 written to ``benchmarks/results/server_abuse.json`` with the verdict, each against a baseline measured just
@@ -32,15 +36,32 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.openenv_load import _await_url, _stop
-from officegym.integrations.server_limits import DEFAULT_MAX_BODY_BYTES
+from officegym.integrations.server_limits import (
+    DEFAULT_CLIENT_BYTES_PER_S,
+    DEFAULT_CLIENT_SESSIONS_PER_S,
+    DEFAULT_MAX_BODY_BYTES,
+)
 
 ENV_ID = "officegym/InvoiceApproval-v0"
+ABUSER = "127.0.0.2"
+"""The abuser's peer address (all of 127/8 is loopback): the measured client is 127.0.0.1."""
 RESULTS = Path(__file__).parent / "results" / "server_abuse.json"
 GUARD_S = 600.0
 MAX_ABUSE_S = 120.0
 TARGET_RATIO = 1.5
+WARM_S = 3.0
+"""Seconds of abuse before the measuring starts: the abuser has spent the burst of its budget (64 new sessions:
+what a trainer opening all its sessions at once is allowed) and the refusals of its oversize frames have been
+charged (they arrive about a second late)."""
 PIN = True
 """Set by ``--no-pin``: everything on every CPU, as the first committed run measured."""
+
+
+def abuser_ws(base: str) -> Any:
+    """A WebSocket from the abuser's address."""
+    from websockets.sync.client import connect
+
+    return connect(ws_url(base), open_timeout=GUARD_S, max_size=None, source_address=(ABUSER, 0))
 
 
 def start_server(limit: int) -> tuple[Any, str]:
@@ -48,7 +69,7 @@ def start_server(limit: int) -> tuple[Any, str]:
     import tempfile
 
     command = [sys.executable, "-m", "officegym.cli", "serve", ENV_ID, "--port", "0", "--host", "127.0.0.1"]
-    command += ["--max-body-bytes", str(limit)]
+    command += ["--max-body-bytes", str(limit), "--workers", "1"]  # one event loop, shared by both clients
     log = Path(tempfile.mkdtemp()) / "stderr.txt"
     with log.open("w") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
@@ -89,12 +110,11 @@ def measure(base: str, steps: int) -> list[float]:
 # --------------------------------------------------------------------------- the abuser (another process)
 def oversize(base: str, stop: Any) -> int:
     from websockets.exceptions import ConnectionClosed
-    from websockets.sync.client import connect
 
     frame, sent = "A" * 7_500_000, 0
     while not stop.is_set():
         try:
-            with connect(ws_url(base), open_timeout=GUARD_S, max_size=None) as ws:
+            with abuser_ws(base) as ws:
                 ws.send(frame)
                 ws.recv(timeout=GUARD_S)
         except (ConnectionClosed, OSError):
@@ -105,11 +125,10 @@ def oversize(base: str, stop: Any) -> int:
 
 def near_limit(base: str, stop: Any, limit: int) -> int:
     from websockets.exceptions import ConnectionClosed
-    from websockets.sync.client import connect
 
     frame = json.dumps({"type": "step", "data": {"name": "get_invoice", "arguments": {"x": "A" * (limit - 4096)}}})
     sent = 0
-    with connect(ws_url(base), open_timeout=GUARD_S, max_size=None) as ws:
+    with abuser_ws(base) as ws:
         while not stop.is_set():
             try:
                 ws.send(frame)
@@ -125,7 +144,7 @@ def slow_headers(base: str, stop: Any) -> int:
     opened: list[socket.socket] = []
     while not stop.is_set():
         if len([s for s in opened if s.fileno() != -1]) < 300:
-            sock = socket.create_connection((host, int(port)), timeout=GUARD_S)
+            sock = socket.create_connection((host, int(port)), timeout=GUARD_S, source_address=(ABUSER, 0))
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             opened.append(sock)
         else:
@@ -136,9 +155,7 @@ def slow_headers(base: str, stop: Any) -> int:
 
 
 def idle_sessions(base: str, stop: Any, ready: Any) -> int:
-    from websockets.sync.client import connect
-
-    sockets = [connect(ws_url(base), open_timeout=GUARD_S) for _ in range(60)]
+    sockets = [abuser_ws(base) for _ in range(60)]
     ready.set()  # measured once all are open: an idle session must cost nothing
     stop.wait(MAX_ABUSE_S)
     for ws in sockets:
@@ -146,11 +163,20 @@ def idle_sessions(base: str, stop: Any, ready: Any) -> int:
     return len(sockets)
 
 
+def churn(base: str, stop: Any) -> int:
+    opened = 0
+    while not stop.is_set():
+        with abuser_ws(base):
+            opened += 1
+    return opened
+
+
 SCENARIOS: dict[str, Callable[..., int]] = {
     "oversize": oversize,
     "near_limit": near_limit,
     "slow_headers": slow_headers,
     "idle_sessions": idle_sessions,
+    "churn": churn,
 }
 
 
@@ -193,7 +219,7 @@ def scenario(name: str, base: str, steps: int, limit: int) -> dict[str, Any]:
     process = context.Process(target=abuse, args=(name, base, stop, started, count, limit), daemon=True)
     process.start()
     started.wait(GUARD_S)
-    time.sleep(1.0)  # the abuse is under way
+    time.sleep(WARM_S)  # the abuse is under way, past the burst of its budget
     try:
         times = measure(base, steps)
     finally:
@@ -212,7 +238,7 @@ def scenario(name: str, base: str, steps: int, limit: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=600, help="measured steps per scenario")
+    parser.add_argument("--steps", type=int, default=1500, help="measured steps per scenario")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES, help="the server's limit")
     parser.add_argument("--no-pin", action="store_true", help="do not pin the server, client and abuser to CPUs")
@@ -230,9 +256,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         _stop(process)
     report = {
-        "setup": f"officegym serve {ENV_ID} subprocess; client and abuser in two more processes; loopback; "
+        "setup": f"officegym serve {ENV_ID} subprocess; client (127.0.0.1) and abuser ({ABUSER}) in two more "
+        "processes; loopback; one server worker (--workers 1: one event loop for both); "
         + ("server and client pinned to CPU 0, abuser to CPU 1" if PIN else "not pinned"),
         "max_body_bytes": args.max_body_bytes,
+        "client_bytes_per_s": DEFAULT_CLIENT_BYTES_PER_S,
+        "client_sessions_per_s": DEFAULT_CLIENT_SESSIONS_PER_S,
         "machine": {
             "cpus": multiprocessing.cpu_count(),
             "python": platform.python_version(),

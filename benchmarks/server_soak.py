@@ -2,7 +2,7 @@
 every frame, keep every session and grade every episode as a local env would (issue 27).
 
 ``python -m benchmarks.server_soak [--episodes N] [--clients K]`` starts ``officegym serve`` for InvoiceApproval-v0
-and VendorReview-v2 (subprocesses, loopback, default limits). Each client thread plays gold paths of random
+and VendorReview-v2 (subprocesses, loopback, 1 MiB messages). Each client thread plays gold paths of random
 tasks over a WebSocket and, before a random share of the steps, sends one hostile frame: JSON that is not a
 message (``null``, a number, an array), JSON nested 100,000 deep, binary frames, unknown message types, malformed
 tool calls (unknown tools, wrong argument types, a lone surrogate, a 5,000-digit number) and, rarely, a frame
@@ -33,13 +33,16 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.openenv_load import _await_url, _stop
-from officegym.integrations.server_limits import DEFAULT_MAX_BODY_BYTES
 
 ENV_IDS = ("officegym/InvoiceApproval-v0", "officegym/VendorReview-v2")
 RESULTS = Path(__file__).parent / "results" / "server_soak.json"
 GUARD_S = 600.0
 HOSTILE_SHARE = 0.35
 OVERSIZE_SHARE = 0.01
+MAX_BODY_BYTES = 1024 * 1024
+CLIENT_BYTES_PER_S = 64 * 1024 * 1024
+"""The servers take messages of up to 1 MiB (the default is 64 KiB) with a byte budget to match, so that the
+100,000-deep JSON below reaches the frame guard instead of the size limit."""
 
 NOT_MESSAGES: list[str | bytes] = [
     "null",
@@ -94,6 +97,7 @@ class Tally:
 def start(env_id: str) -> tuple[subprocess.Popen[str], str, Path]:
     log = Path(tempfile.mkdtemp()) / "stderr.txt"
     command = [sys.executable, "-m", "officegym.cli", "serve", env_id, "--port", "0", "--host", "127.0.0.1"]
+    command += ["--max-body-bytes", str(MAX_BODY_BYTES), "--client-bytes-per-s", str(CLIENT_BYTES_PER_S)]
     with log.open("w") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
     return process, _await_url(process, log), log
@@ -132,7 +136,7 @@ def play_episode(ws: Any, rng: random.Random, task: str, path: list[dict[str, An
     for call in path:
         if rng.random() < OVERSIZE_SHARE:
             LAST[threading.get_ident()] = "oversize"
-            ws.send("A" * (DEFAULT_MAX_BODY_BYTES + 1))
+            ws.send("A" * (MAX_BODY_BYTES + 1))
             ws.recv(timeout=GUARD_S)  # the server closes with 1009: this raises ConnectionClosed
             tally.problem("an oversize frame was answered instead of closing the connection")
         if rng.random() < HOSTILE_SHARE:

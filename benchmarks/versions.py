@@ -1,22 +1,24 @@
-"""v1 beside v0, per domain: what the new version costs per reset, read, grade, fork and episode.
+"""Every version beside v0, per domain: what each newer version costs per reset, read, grade, fork and episode.
 
-``python -m benchmarks.versions`` writes ``benchmarks/results/versions.json``. For each domain both versions are
-timed in the same rounds, in alternating order (v0 then v1, v1 then v0, ...), so a slow patch of the shared
-machine hits both; p50s are over all rounds and each row carries the ratio v1 / v0. What is timed:
+``python -m benchmarks.versions`` writes ``benchmarks/results/versions.json``. For each domain all its versions
+are timed in the same rounds, in alternating order (v0, v1, v2, then v2, v1, v0, ...), so a slow patch of the
+shared machine hits them all; p50s are over all rounds and the domain carries the ratio of each newer version's
+p50 to v0's (``v1_vs_v0``, ``v2_vs_v0``). What is timed:
 
 - ``reset``: a reset of a running env onto the same task (the first task of the tier below);
 - ``read``: one read-tool step in a long episode (``get_invoice`` / ``read_doc``);
 - ``grading``: grading the longest task's gold path (warm: its gold books already cached);
 - ``fork``: ``fork()`` and close, from the middle of that gold path;
-- ``episodes_per_s``: the oracle on every shipped task, one process.
+- ``episodes_per_s``: the oracle on every shipped task, one process (median of 3 alternating rounds).
 
-v1 does more per task (documents, pages, larger deals), so its episodes are longer; the per-call rows show that
-the calls themselves did not get slower.
+Newer versions do more per task (documents, pages, capture, larger deals), so their episodes are longer; the
+per-call rows show whether the calls themselves got slower.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 from pathlib import Path
@@ -32,15 +34,22 @@ from officegym.policies.registry import make_policy
 from .timing import sample_us, summary
 
 RESULTS = Path(__file__).parent / "results"
-PAIRS = {
-    "InvoiceApproval": ("officegym/InvoiceApproval-v0", "officegym/InvoiceApproval-v1"),
-    "VendorReview": ("officegym/VendorReview-v0", "officegym/VendorReview-v1"),
+VERSIONS = {
+    "InvoiceApproval": (
+        "officegym/InvoiceApproval-v0",
+        "officegym/InvoiceApproval-v1",
+        "officegym/InvoiceApproval-v2",
+    ),
+    "VendorReview": ("officegym/VendorReview-v0", "officegym/VendorReview-v1", "officegym/VendorReview-v2"),
 }
 READ = {
     "officegym/InvoiceApproval-v0": {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}},
     "officegym/InvoiceApproval-v1": {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}},
     "officegym/VendorReview-v0": {"name": "read_doc", "arguments": {"doc_id": "questionnaire"}},
+    "officegym/InvoiceApproval-v2": {"name": "get_invoice", "arguments": {"invoice_id": "ER-2026-00100"}},
     "officegym/VendorReview-v1": {"name": "read_doc", "arguments": {"doc_id": "security-questionnaire"}},
+    # v2 names each deal's documents after its supplier; this is the first task's questionnaire
+    "officegym/VendorReview-v2": {"name": "read_doc", "arguments": {"doc_id": "tm-questionnaire"}},
 }
 
 
@@ -93,27 +102,37 @@ def episodes_per_s(env_id: str) -> float:
     return round(len(task_ids) / (time.perf_counter() - start), 1)
 
 
-def domain_rows(pair: tuple[str, str], rounds: int, repeats: int) -> dict[str, Any]:
-    subjects = [Subject(env_id) for env_id in pair]
+def domain_rows(versions: tuple[str, ...], rounds: int, repeats: int) -> dict[str, Any]:
+    subjects = [Subject(env_id) for env_id in versions]
     calls = ("reset", "read", "grading", "fork")
     samples: dict[str, dict[str, list[np.ndarray]]] = {s.env_id: {c: [] for c in calls} for s in subjects}
     for round_number in range(rounds):
         for subject in subjects if round_number % 2 == 0 else subjects[::-1]:
             for call in calls:
                 samples[subject.env_id][call].append(sample_us(getattr(subject, call), repeats))
+    episodes: dict[str, list[float]] = {s.env_id: [] for s in subjects}
+    for round_number in range(3):  # alternating too, so that no version gets the machine's quiet minute alone
+        for subject in subjects if round_number % 2 == 0 else subjects[::-1]:
+            episodes[subject.env_id].append(episodes_per_s(subject.env_id))
     rows: dict[str, Any] = {}
     for subject in subjects:
         rows[subject.env_id] = {c: summary(np.concatenate(samples[subject.env_id][c])) for c in calls}
         rows[subject.env_id]["grading_task"] = subject.longest
-        rows[subject.env_id]["episodes_per_s"] = statistics.median(episodes_per_s(subject.env_id) for _ in range(3))
-    old, new = (rows[env_id] for env_id in pair)
-    rows["v1_vs_v0"] = {c: round(new[c]["p50_us"] / old[c]["p50_us"], 2) for c in calls}
+        rows[subject.env_id]["episodes_per_s"] = statistics.median(episodes[subject.env_id])
+    base = rows[versions[0]]
+    for number, env_id in enumerate(versions[1:], start=1):
+        rows[f"v{number}_vs_v0"] = {c: round(rows[env_id][c]["p50_us"] / base[c]["p50_us"], 2) for c in calls}
     return rows
 
 
 def run(quick: bool = False) -> dict[str, Any]:
+    """Every domain's rows, and the machine's load average before and after (what the figures hold on)."""
     rounds, repeats = (2, 50) if quick else (6, 300)
-    return {domain: domain_rows(pair, rounds, repeats) for domain, pair in PAIRS.items()}
+    before = [round(load, 2) for load in os.getloadavg()]
+    result: dict[str, Any] = {domain: domain_rows(versions, rounds, repeats) for domain, versions in VERSIONS.items()}
+    result["load_average_1_5_15"] = {"before": before, "after": [round(load, 2) for load in os.getloadavg()]}
+    result["cpus"] = os.cpu_count()
+    return result
 
 
 def main() -> None:

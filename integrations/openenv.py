@@ -51,8 +51,9 @@ from .openenv_session import NO_EPISODE, RESET_PARAMETERS, OfficeSession, Turn, 
 from .optional import import_optional, install_hint
 from .server_access import AccessGuard
 from .server_body import BodyLimit
+from .server_budget import BudgetGuard, ClientBudgets
 from .server_connections import PeerContext
-from .server_errors import ErrorShield, install_error_handlers
+from .server_errors import ErrorShield, RpcErrorClip, install_error_handlers
 from .server_frames import FrameGuard
 from .server_limits import ServerLimits, token_from
 from .server_sessions import ReapedNotice, guarded_server_class
@@ -469,7 +470,8 @@ def create_app(
     One env is made and closed first, so a bad id or bad ``env_kwargs`` fails here, with the env's own
     message, instead of in every session. The session server is ``GuardedEnvServer`` (idle sessions reaped,
     sessions per client capped) and the app is wrapped, outermost first, in ``AccessGuard`` (token, Origin),
-    ``BodyLimit``, ``FrameGuard`` (bad WebSocket frames answered, the session kept), ``ReapedNotice``,
+    ``BodyLimit``, ``BudgetGuard`` (each client's bytes and new sessions held back beyond its budget),
+    ``FrameGuard`` (bad WebSocket frames answered, the session kept), ``RpcErrorClip``, ``ReapedNotice``,
     ``QuietClientClose``, ``PeerContext`` and ``ErrorShield``; bad requests are 4xx with short messages
     (``server_errors``). ``limits`` defaults to ``ServerLimits()`` (no token: loopback clients only).
     """
@@ -493,17 +495,21 @@ def create_app(
     )
     server.register_routes(app)
     install_error_handlers(app)
+    budgets = ClientBudgets(limits)
     for middleware, options in (
         (ErrorShield, {}),
         (PeerContext, {}),
         (QuietClientClose, {}),
         (ReapedNotice, {"server": server}),
+        (RpcErrorClip, {}),
         (FrameGuard, {}),
+        (BudgetGuard, {"budgets": budgets}),
         (BodyLimit, {"limit": limits.max_body_bytes, "timeout": limits.header_timeout}),
         (AccessGuard, {"token": limits.token}),
     ):  # each added one wraps the ones before it
         app.add_middleware(middleware, **options)
     app.state.officegym_server = server
+    app.state.officegym_budgets = budgets
     return app
 
 

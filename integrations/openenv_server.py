@@ -10,7 +10,6 @@ and a port in use is a one-line error instead of a log trace.
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 import threading
 import time
@@ -21,41 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from .openenv import DEFAULT_MAX_SESSIONS, create_app, require
+from .openenv import DEFAULT_MAX_SESSIONS, create_app
 from .openenv_session import parse_env_kwargs
-from .server_http import uvicorn_options
 from .server_limits import ServerLimits, token_from
+from .server_uvicorn import GRACEFUL_SHUTDOWN_S, base_url, bind, describe, settle_heap, uvicorn_server
+from .server_workers import check_workers, default_workers, serve_workers
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
 STARTUP_TIMEOUT_S = 60.0
-GRACEFUL_SHUTDOWN_S = 5
-
-
-def base_url(host: str, port: int) -> str:
-    """``http://host:port``, with brackets for an IPv6 address."""
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket; ``port=0`` takes any free port (read it from ``getsockname``)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    try:
-        return socket.create_server((host, port), family=family, backlog=2048)
-    except OSError as error:
-        raise OSError(f"cannot listen on {base_url(host, port)}: {error.strerror or error}") from error
-
-
-def _server(app: Any, log_level: str, own_logging: bool, limits: ServerLimits, max_sessions: int) -> Any:
-    """A uvicorn server for ``app`` with the limits of ``server_http.uvicorn_options``. In-process servers keep
-    uvicorn away from the host's logging setup."""
-    uvicorn = require("uvicorn")
-    options: dict[str, Any] = {"log_level": log_level, "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S}
-    options.update(uvicorn_options(limits, max_sessions))
-    if not own_logging:
-        options["log_config"] = None
-    return uvicorn.Server(uvicorn.Config(app, **options))
 
 
 def serve(
@@ -68,12 +42,27 @@ def serve(
     limits: ServerLimits | None = None,
     log_level: str = "warning",
     announce: Callable[[str], None] = print,
+    workers: int = 1,
 ) -> None:
     """Serve ``env_id`` until SIGINT or SIGTERM (uvicorn's graceful shutdown closes every session's env).
     ``announce`` gets one line with the bound address once the port is open. Beyond loopback, ``limits``
-    must hold a token (``ServerLimits.check_exposure``), checked before anything is made."""
+    must hold a token (``ServerLimits.check_exposure``), checked before anything is made. ``workers`` above 1
+    serves from that many processes on the one port (``server_workers.py``; limits hold per worker)."""
     limits = limits or ServerLimits()
     limits.check_exposure(host)
+    if check_workers(workers) > 1:
+        serve_workers(
+            env_id,
+            workers=workers,
+            host=host,
+            port=port,
+            env_kwargs=env_kwargs,
+            max_sessions=max_sessions,
+            limits=limits,
+            log_level=log_level,
+            announce=announce,
+        )
+        return
     app = create_app(env_id, env_kwargs=env_kwargs, max_sessions=max_sessions, limits=limits)
     run_app(
         app,
@@ -103,14 +92,9 @@ def run_app(
     limits.check_exposure(host)
     sock = bind(host, port)  # first: a port in use is an error before uvicorn configures the process's logging
     try:
-        server = _server(app, log_level, own_logging=True, limits=limits, max_sessions=max_sessions)
-        url = base_url(host, sock.getsockname()[1])
-        ws = url.replace("http://", "ws://", 1)
-        guard = "token required" if limits.token else "loopback clients only, no token"
-        announce(
-            f"officegym serve: {env_id} on {url} (OpenEnv WebSocket {ws}/ws, MCP {url}/mcp, "
-            f"up to {max_sessions} sessions, {guard})"
-        )
+        server = uvicorn_server(app, log_level, own_logging=True, limits=limits, max_sessions=max_sessions)
+        announce(describe(env_id, base_url(host, sock.getsockname()[1]), max_sessions, limits))
+        settle_heap()
         server.run(sockets=[sock])
     finally:
         sock.close()
@@ -124,7 +108,7 @@ def running_server(env_id: str, *, host: str = "127.0.0.1", port: int = 0, **app
     limits.check_exposure(host)
     app = create_app(env_id, **app_options)
     max_sessions = app_options.get("max_sessions", DEFAULT_MAX_SESSIONS)
-    server = _server(app, "warning", own_logging=False, limits=limits, max_sessions=max_sessions)
+    server = uvicorn_server(app, "warning", own_logging=False, limits=limits, max_sessions=max_sessions)
     sock = bind(host, port)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"openenv {env_id}", daemon=True)
     thread.start()
@@ -171,6 +155,8 @@ def _serve_options(args: argparse.Namespace) -> dict[str, Any]:
         max_sessions_per_client=args.max_sessions_per_client,
         max_body_bytes=args.max_body_bytes,
         header_timeout=args.header_timeout,
+        client_bytes_per_s=args.client_bytes_per_s,
+        client_sessions_per_s=args.client_sessions_per_s,
         token=token_from(args.token),
     )
     limits.check_exposure(args.host)
@@ -181,6 +167,7 @@ def _serve_options(args: argparse.Namespace) -> dict[str, Any]:
         "max_sessions": args.max_sessions,
         "limits": limits,
         "log_level": args.log_level,
+        "workers": default_workers() if args.workers is None else check_workers(args.workers),
     }
 
 

@@ -22,6 +22,7 @@ session, so the server can run it on a worker thread while the session's current
 
 from __future__ import annotations
 
+import importlib
 import json
 import uuid
 from collections.abc import Callable, Mapping
@@ -54,7 +55,13 @@ class Turn:
 
 def make_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> gym.Env[Any, Any]:
     """``gym.make`` for a registered officegym env id; refuses ids that are not tool envs, because the
-    protocol is the tool-call contract of ``ToolEnv``."""
+    protocol is the tool-call contract of ``ToolEnv``. ``module:id`` (Gymnasium's form) imports ``module``
+    first, which registers a tool env of one's own (every ``serve --workers`` process imports it so)."""
+    module, _, name = env_id.rpartition(":")
+    if module:
+        if name not in gym.registry:
+            importlib.import_module(module)
+        env_id = name
     if env_id not in gym.registry:
         from .. import ENV_IDS
 

@@ -5,7 +5,8 @@ OpenEnv's ``POST /reset`` lets the env's ``ValueError`` (an unknown ``task_id``,
 errors, each repeating its ``input``. Installed on the app: a 400 for the errors the env and the session raise
 for bad input (``ValueError``, ``TypeError``, ``KeyError``, Gymnasium's errors), 4xx bodies without ``input``
 values, and, innermost, ``ErrorShield``: any other exception is a 500 ``Error: internal error`` and one clipped
-log line instead of a traceback that quotes the request.
+log line instead of a traceback that quotes the request. ``RpcErrorClip`` clips the JSON-RPC errors of
+``POST /mcp``, which OpenEnv answers as 200s that repeat the client's value.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from .server_access import send_error
-from .server_frames import short_error
+from .server_frames import CLIPPED_REPLY_CHARS, RPC_PREFIX, rpc_clipped, short_error
 from .server_limits import clip_text
 
 if TYPE_CHECKING:
@@ -85,3 +86,48 @@ class ErrorShield:
             )
             if not started:
                 await send_error(send, 500, "internal error (the server's log has one line on it)")
+
+
+class RpcErrorClip:
+    """ASGI middleware for ``POST /mcp``: a JSON-RPC error reply has its message clipped (``rpc_clipped``), since
+    OpenEnv's handler repeats the client's method, pydantic's input or an exception's text in it (a request with a
+    20 MB method name was answered with all of it). ``FrameGuard`` does the same for ``/mcp`` over WebSocket."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("path", "").rstrip("/") != "/mcp":
+            await self.app(scope, receive, send)
+            return
+        start: list[MutableMapping[str, Any]] = []
+        body: list[bytes] = []
+
+        async def clipping(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                start.append(message)
+                return
+            if message["type"] != "http.response.body" or not start:
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            whole = clipped_body(b"".join(body))
+            head = start.pop()
+            headers = [(k, v) for k, v in head.get("headers", []) if k.lower() != b"content-length"]
+            await send({**head, "headers": [*headers, (b"content-length", str(len(whole)).encode())]})
+            await send({"type": "http.response.body", "body": whole})
+
+        await self.app(scope, receive, clipping)
+
+
+def clipped_body(body: bytes) -> bytes:
+    """``rpc_clipped`` of a response body (one that is not UTF-8 JSON-RPC is returned as it is)."""
+    if len(body) <= CLIPPED_REPLY_CHARS or not body.startswith(RPC_PREFIX.encode()):
+        return body
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body
+    return rpc_clipped(text).encode("utf-8")

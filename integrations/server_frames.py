@@ -8,8 +8,8 @@ OpenEnv error message on ``/ws``, a JSON-RPC error on ``/mcp``), without passing
 reaches OpenEnv unchanged (invalid JSON too: OpenEnv answers that one itself and goes on). Frames larger than
 ``--max-body-bytes`` never get here: uvicorn closes the connection with 1009 before reading them.
 
-It also clips what goes back: an OpenEnv error reply repeats the exception text or pydantic's errors with the
-offending input, which may be a megabyte of the client's own frame.
+It also clips what goes back: an OpenEnv error reply (and a JSON-RPC error on ``/mcp``) repeats the exception
+text or pydantic's errors with the offending input, which may be a megabyte of the client's own frame.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from .server_connections import CURRENT, Connection, peer_host
 from .server_limits import clip_text
 
 ERROR_PREFIX: Final = '{"type":"error"'
-"""How OpenEnv's ``WSErrorResponse.model_dump_json()`` starts (the only replies that are clipped)."""
+"""How OpenEnv's ``WSErrorResponse.model_dump_json()`` starts (its error replies on ``/ws``)."""
+RPC_PREFIX: Final = '{"jsonrpc"'
+"""How a JSON-RPC reply starts (OpenEnv's on ``/mcp``): only these and the error replies above are clipped."""
 CLIPPED_REPLY_CHARS: Final = 2048
 SAFE_BRACKETS: Final = 400
 """A frame with fewer ``{`` and ``[`` than this cannot nest deep enough to exhaust Python's recursion limit (1000
@@ -79,8 +81,13 @@ def error_reply(path: str, problem: str) -> str:
 
 
 def clipped(text: str) -> str:
-    """An OpenEnv error reply with its message clipped and pydantic's ``input`` values dropped."""
-    if len(text) <= CLIPPED_REPLY_CHARS or not text.startswith(ERROR_PREFIX):
+    """An OpenEnv error reply with its message clipped and pydantic's ``input`` values dropped; a JSON-RPC
+    error reply (``/mcp``) with its message and data clipped (``rpc_clipped``)."""
+    if len(text) <= CLIPPED_REPLY_CHARS:
+        return text
+    if text.startswith(RPC_PREFIX):
+        return rpc_clipped(text)
+    if not text.startswith(ERROR_PREFIX):
         return text
     reply = json.loads(text)
     data = reply.get("data", {})
@@ -88,6 +95,26 @@ def clipped(text: str) -> str:
         data["message"] = clip_text(data["message"])
     if isinstance(data.get("errors"), list):
         data["errors"] = [short_error(error) for error in data["errors"][:10]]
+    return json.dumps(reply)
+
+
+def rpc_clipped(text: str) -> str:
+    """A JSON-RPC reply whose ``error`` repeats the client's value (OpenEnv's ``/mcp`` handler answers "Method not
+    found: METHOD", "Invalid request: " with pydantic's errors and their input, ``str`` of exceptions): its
+    message clipped, its ``data`` kept only if short. Any other reply (a result) is returned as it is."""
+    try:
+        reply = json.loads(text)
+    except ValueError:
+        return text
+    error = reply.get("error") if isinstance(reply, dict) else None
+    if not isinstance(error, dict):
+        return text
+    if isinstance(error.get("message"), str):
+        error["message"] = clip_text(error["message"])
+    if "data" in error and len(json.dumps(error["data"])) > CLIPPED_REPLY_CHARS:
+        error["data"] = None
+    if isinstance(reply.get("id"), str):
+        reply["id"] = clip_text(reply["id"], 80)
     return json.dumps(reply)
 
 

@@ -4,9 +4,11 @@ The defaults are chosen so that one client cannot lock the server (issue 27): se
 seconds are closed (a client that vanished without closing frees its slot), one peer address holds at most
 ``max_sessions_per_client`` sessions (sessions made over stateless HTTP ``/mcp`` count too), an HTTP body or a
 WebSocket message is at most ``max_body_bytes`` (refused before it is parsed), and a connection that has not
-sent its request headers within ``header_timeout`` seconds is closed. A trainer with more parallel sessions
-from one machine raises ``--max-sessions-per-client``; one that pauses longer between steps raises
-``--idle-timeout``.
+sent its request headers within ``header_timeout`` seconds is closed. Beyond those hard limits, each peer
+address has a budget (``server_budget.py``): ``client_bytes_per_s`` of message bytes beyond the first 16 KiB
+of each message, and ``client_sessions_per_s`` new sessions (burst: ``max_sessions_per_client``); a client over
+it is held back, not refused, so it slows only itself. A trainer with more parallel sessions from one machine
+raises ``--max-sessions-per-client``; one that pauses longer between steps raises ``--idle-timeout``.
 
 The token guards everything but ``GET /health``: it is required as soon as the server listens beyond loopback,
 because then anyone on the network can reach it (``check_exposure``).
@@ -24,7 +26,13 @@ from typing import Final
 TOKEN_VARIABLE: Final = "OFFICEGYM_SERVE_TOKEN"
 DEFAULT_IDLE_TIMEOUT_S: Final = 600.0
 DEFAULT_MAX_SESSIONS_PER_CLIENT: Final = 64
-DEFAULT_MAX_BODY_BYTES: Final = 1024 * 1024
+DEFAULT_MAX_BODY_BYTES: Final = 64 * 1024
+"""The largest legitimate message is 9,834 bytes (a reset carrying a whole InvoiceApproval-v1 task row, system
+prompt included; the largest gold-path tool call of any released env is 1,079 bytes); a message of 1 MiB cost
+the event loop every session shares about 10 ms to parse (``benchmarks/server_abuse.py``), one of 64 KiB
+under 1 ms."""
+DEFAULT_CLIENT_BYTES_PER_S: Final = 256 * 1024
+DEFAULT_CLIENT_SESSIONS_PER_S: Final = 2.0
 DEFAULT_HEADER_TIMEOUT_S: Final = 10.0
 MIN_TOKEN_CHARS: Final = 16
 MAX_MESSAGE_CHARS: Final = 80
@@ -63,6 +71,8 @@ class ServerLimits:
     max_sessions_per_client: int = DEFAULT_MAX_SESSIONS_PER_CLIENT
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     header_timeout: float = DEFAULT_HEADER_TIMEOUT_S
+    client_bytes_per_s: int = DEFAULT_CLIENT_BYTES_PER_S
+    client_sessions_per_s: float = DEFAULT_CLIENT_SESSIONS_PER_S
     token: str | None = None
 
     def __post_init__(self) -> None:
@@ -72,6 +82,11 @@ class ServerLimits:
             raise ValueError(f"--max-sessions-per-client must be at least 1, got {self.max_sessions_per_client}")
         if isinstance(self.max_body_bytes, bool) or self.max_body_bytes < 1024:
             raise ValueError(f"--max-body-bytes must be at least 1024, got {self.max_body_bytes}")
+        if not isinstance(self.client_bytes_per_s, int) or isinstance(self.client_bytes_per_s, bool):
+            raise ValueError(f"--client-bytes-per-s must be a whole number of bytes, got {self.client_bytes_per_s}")
+        if self.client_bytes_per_s < 1024:
+            raise ValueError(f"--client-bytes-per-s must be at least 1024, got {self.client_bytes_per_s}")
+        _positive("--client-sessions-per-s", self.client_sessions_per_s, "number")
         if self.token is not None and (len(self.token) < MIN_TOKEN_CHARS or not self.token.isprintable()):
             raise ValueError(
                 f"--token must be at least {MIN_TOKEN_CHARS} printable characters (e.g. the output of "
@@ -99,9 +114,9 @@ def token_from(explicit: str | None, environ: Mapping[str, str] = os.environ) ->
     return None
 
 
-def _positive(option: str, value: float) -> None:
+def _positive(option: str, value: float, what: str = "number of seconds") -> None:
     if isinstance(value, bool) or not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
-        raise ValueError(f"{option} must be a positive number of seconds, got {value}")
+        raise ValueError(f"{option} must be a positive {what}, got {value}")
 
 
 SERVE_DESCRIPTION: Final = f"""\
@@ -118,5 +133,9 @@ clients send no header). No client can lock it: sessions idle --idle-timeout sec
 address holds at most --max-sessions-per-client sessions, bodies and WebSocket messages over --max-body-bytes
 are refused before parsing (413 / close 1009), connections that do not finish their request headers within
 --header-timeout seconds are closed (a body that takes longer gets a 408), and a malformed frame gets an error
-reply without ending its session.
+reply without ending its session. Every peer address shares the event loop fairly: message bytes beyond 16 KiB
+a message over --client-bytes-per-s, and new sessions over --client-sessions-per-s, are held back (only that
+client waits; a message over the size limit costs it a second of its byte budget).
+With --workers N (default: one per core) N processes share the port, each session staying on one; every
+limit holds per worker.
 There is no TLS: beyond a trusted network, put it behind an HTTPS proxy."""

@@ -54,6 +54,10 @@ def guarded_server_class() -> type[Any]:
             self.owners: dict[str, Connection] = {}
             self.pending: Counter[str] = Counter()
             self.reaped: OrderedDict[str, None] = OrderedDict()
+            self.session_prefix = ""
+            """Put before every session id this server makes: with ``serve --workers N`` it names the worker
+            (``w3-...``), so a stateless ``POST /mcp`` call that lands on another worker is routed to it
+            (``server_routing.py``). Empty in a single-process server, whose ids stay OpenEnv's."""
 
         def held_by(self, host: str) -> int:
             """Sessions the peer holds now, the ones being made included (forgets closed sessions)."""
@@ -75,8 +79,23 @@ def guarded_server_class() -> type[Any]:
                 session_id, env = await super()._create_session()
             finally:
                 self.pending[owner.host] -= 1
+            if self.session_prefix:
+                session_id = await self.renamed(session_id, self.session_prefix + session_id)
             self.owners[session_id] = owner
             return session_id, env
+
+        async def renamed(self, old: str, new: str) -> str:
+            """Move a session made by OpenEnv from id ``old`` to ``new`` (every table OpenEnv keys by id, under
+            its lock, before the id leaves this method: no request can have seen ``old``)."""
+            async with self._session_lock:
+                for table in (self._sessions, self._session_executors, self._session_stacks):
+                    if old in table:
+                        table[new] = table.pop(old)
+                info = self._session_info.pop(old, None)
+                if info is not None:
+                    info.session_id = new
+                    self._session_info[new] = info
+            return new
 
         def reap_interval(self) -> float:
             """How often to look for idle sessions: a quarter of the timeout, between 10 ms and 5 s."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...spaces import parse_action
 from ...spaces.json_schema import Checker, JsonSchema, compile_schema
+from ...spaces.plain_check import PlainCheck, compile_plain
 from .actions import FINISH
 from .tool import Tool, ToolError
 
@@ -53,12 +54,31 @@ class ToolBox:
         self.tools = {t.name: t for t in tools}
         self.atomic = atomic
         self.checkers: dict[str, Checker] = {t.name: compile_schema(t.parameters) for t in self.tools.values()}
+        self.plain: dict[str, tuple[Tool, PlainCheck]] = {}
+        """The quick check of each tool (``spaces/plain_check.py``), beside the tool itself (one lookup)."""
+        for t in self.tools.values():
+            quick = compile_plain(t.parameters)
+            if quick is not None and t.name != FINISH:
+                self.plain[t.name] = (t, quick)
 
     def schemas(self) -> list[JsonSchema]:
         return [t.openai_schema() for t in self.tools.values()]
 
     def execute(self, ctx: Any, action: Any) -> Outcome:
-        """Run one action; never raises. Failures are ``Error: ...`` outcomes that changed nothing."""
+        """Run one action; never raises. Failures are ``Error: ...`` outcomes that changed nothing.
+
+        The usual call (exactly ``{"name": <a tool>, "arguments": <plain arguments>}``) skips the three full
+        checks, which it would pass unchanged (``plain_check.py``); anything else takes them (``checked``)."""
+        if type(action) is dict and len(action) == 2:
+            name, arguments = action.get("name"), action.get("arguments")
+            if type(name) is str and type(arguments) is dict:
+                known = self.plain.get(name)
+                if known is not None and known[1](arguments):
+                    return self.run(ctx, known[0], {"name": name, "arguments": arguments})
+        return self.checked(ctx, action)
+
+    def checked(self, ctx: Any, action: Any) -> Outcome:
+        """``execute`` with every check: the action parsed, its values made safe, its arguments checked."""
         call, problem = parse_action(action)
         if call is None:
             return _error(problem or "malformed action")
@@ -76,6 +96,11 @@ class ToolBox:
         problem = self.checkers[name](arguments)
         if problem:
             return _error(f"{name}: {problem}", name, call)
+        return self.run(ctx, tool, call)
+
+    def run(self, ctx: Any, tool: Tool, call: dict[str, Any]) -> Outcome:
+        """Call a tool whose arguments passed the checks; a ``ToolError`` or a bug becomes an ``Error:``."""
+        name, arguments = tool.name, call["arguments"]
         try:
             if tool.writes:
                 with self.atomic(ctx, tool):

@@ -70,7 +70,7 @@ def hold(ctx: Books, invoice_id: str, reason_code: str, comment: str, verb: str)
 def escalate(ctx: Books, invoice_id: str, approver_id: str, comment: str, verb: str) -> str:
     """Escalation to another existing approver (never to oneself), who then decides the invoice."""
     received_invoice(ctx, invoice_id, verb)
-    ctx.require("SELECT 1 FROM approvers WHERE approver_id = ?", (approver_id,), f"approver '{approver_id}'")
+    ctx.scalar("SELECT 1 FROM approvers WHERE approver_id = ?", (approver_id,), f"approver '{approver_id}'")
     if approver_id == ctx.actor["approver_id"]:
         raise ToolError("you cannot escalate an invoice to yourself; name another approver")
     decide(ctx, invoice_id, "escalated", None, approver_id, comment)

@@ -96,9 +96,12 @@ def _load_bundle(company_seed: int, tasks_path: str | None, company_scale: int) 
 def _generated_books(company_seed: int, company_scale: int) -> tuple[bytes, str, World]:
     """Offline work at run time, only for a company that is not shipped: its world and seed database."""
     from .authoring.seed_db import build_seed_db
-    from .authoring.world import generate_world
+    from .authoring.world import UnbuildablePlan, generate_world
 
-    world = generate_world(company_seed, company_scale)
+    try:
+        world = generate_world(company_seed, company_scale)
+    except UnbuildablePlan as error:  # a seed whose plan does not fit: as unusable as a refused batch
+        raise _unusable(company_seed, company_scale, str(error)) from error
     conn = build_seed_db(world)
     seed_bytes, print_ = conn.serialize(), fingerprint(conn)
     conn.close()
@@ -127,7 +130,8 @@ def _generated_company(company_seed: int, company_scale: int) -> Company:
 
 class UnusableCompany(RuntimeError):
     """A generated company whose tasks the builder refuses (a few seeds give a batch with too few distinct wrong
-    paths; the builder refuses them rather than ship a weaker task). Users pick another seed."""
+    paths; the builder refuses them rather than ship a weaker task), or whose plan needs more purchase orders
+    than the company holds (``authoring.world.UnbuildablePlan``). Users pick another seed."""
 
 
 def _unusable(company_seed: int, company_scale: int, error: str) -> UnusableCompany:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from ...core import ToolError
 
 _CURSOR = re.compile(r"([0-9a-f]{12})\.([0-9a-f]{1,6})")
 
 
+@lru_cache(maxsize=4096)
 def _digest(scope: str, offset: int) -> str:
+    """Cached: a listing's pages ask for the same few digests again and again (a pure function of its input)."""
     return hashlib.sha256(f"{scope}|{offset}".encode()).hexdigest()[:12]
 
 

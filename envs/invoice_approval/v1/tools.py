@@ -9,9 +9,11 @@ status other than ``received``. A refusal is an ``Error: ...`` and changes nothi
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from ...core import MaxLen, Range, Tool, ToolError, tool
+from ..shared.json_sql import select_json_sql
 from ..shared.numbers import normalize_invoice_number
 from ..shared.tool_steps import approver_list, decide, escalate, hold, received_invoice, reject, supplier_matches
 from .company import treatment
@@ -77,23 +79,33 @@ def list_invoices(
         inbox: Only documents in this inbox (e.g. "PE-104"); empty for all inboxes.
         cursor: Empty for the first page, else the "next_cursor" of the previous page.
     """
-    where, params = ("status = ?", [str(status)]) if status else ("1 = 1", [])
+    params = [str(status)] if status else []
     if supplier_id:
-        ctx.require("SELECT 1 FROM suppliers WHERE supplier_id = ?", (supplier_id,), f"supplier '{supplier_id}'")
-        where += " AND supplier_id = ?"
+        ctx.scalar("SELECT 1 FROM suppliers WHERE supplier_id = ?", (supplier_id,), f"supplier '{supplier_id}'")
         params.append(supplier_id)
     if inbox:
-        ctx.require("SELECT 1 FROM invoices WHERE inbox = ? LIMIT 1", (inbox,), f"inbox '{inbox}'")
-        where += " AND inbox = ?"
+        ctx.scalar("SELECT 1 FROM invoices WHERE inbox = ? LIMIT 1", (inbox,), f"inbox '{inbox}'")
         params.append(inbox)
+    count_sql, rows_sql = _listing_sql(bool(status), bool(supplier_id), bool(inbox))
     scope = f"invoices|{status}|{supplier_id}|{inbox}"
-    total = ctx.conn.execute(f"SELECT COUNT(*) FROM invoices WHERE {where}", params).fetchone()[0]
+    total = ctx.conn.execute(count_sql, params).fetchone()[0]
     offset = _page(ctx, scope, cursor, total, INVOICE_PAGE)
-    rows = ctx.json_rows(
-        _SUMMARY, f"FROM invoices WHERE {where} ORDER BY invoice_id LIMIT ? OFFSET ?", (*params, INVOICE_PAGE, offset)
-    )
+    rows = ctx.json_array(rows_sql, (*params, INVOICE_PAGE, offset))
     following = next_cursor(scope, offset, INVOICE_PAGE, total)
     return f'{{"total": {total}, "invoices": {rows}, "next_cursor": {_json_str(following)}}}'
+
+
+@cache
+def _listing_sql(status: bool, supplier: bool, inbox: bool) -> tuple[str, str]:
+    """The count and the page query of ``list_invoices`` for the filters given, built once per combination (the
+    same string objects each call, so sqlite3's statement cache finds them without hashing new text)."""
+    where = "status = ?" if status else "1 = 1"
+    if supplier:
+        where += " AND supplier_id = ?"
+    if inbox:
+        where += " AND inbox = ?"
+    rows = select_json_sql(_SUMMARY, f"FROM invoices WHERE {where} ORDER BY invoice_id LIMIT ? OFFSET ?")
+    return f"SELECT COUNT(*) FROM invoices WHERE {where}", rows
 
 
 def _json_str(value: str | None) -> str:
@@ -122,8 +134,8 @@ def get_document(ctx: V1Episode, invoice_id: str) -> str:
     Args:
         invoice_id: The internal ID, e.g. "ER-2026-00042".
     """
-    row = ctx.require("SELECT body FROM documents WHERE invoice_id = ?", (invoice_id,), f"document of '{invoice_id}'")
-    return ctx.documents.text(row["body"])
+    body = ctx.scalar("SELECT body FROM documents WHERE invoice_id = ?", (invoice_id,), f"document of '{invoice_id}'")
+    return ctx.documents.text(body)
 
 
 @tool()
@@ -175,7 +187,7 @@ def list_goods_receipts(ctx: V1Episode, po_number: str, cursor: Cursor = "") -> 
         po_number: The PO number, e.g. "4500123456".
         cursor: Empty for the first page, else the "next_cursor" of the previous page.
     """
-    ctx.require("SELECT 1 FROM purchase_orders WHERE po_number = ?", (po_number,), f"purchase order '{po_number}'")
+    ctx.scalar("SELECT 1 FROM purchase_orders WHERE po_number = ?", (po_number,), f"purchase order '{po_number}'")
     scope = f"receipts|{po_number}"
     total = ctx.conn.execute("SELECT COUNT(*) FROM goods_receipts WHERE po_number = ?", (po_number,)).fetchone()[0]
     offset = _page(ctx, scope, cursor, total, RECEIPT_PAGE)
@@ -269,8 +281,8 @@ def capture_invoice(
 
 
 def _post(ctx: V1Episode, inv: dict[str, Any]) -> None:
-    supplier = ctx.require("SELECT country FROM suppliers WHERE supplier_id = ?", (inv["supplier_id"],), "supplier")
-    kind = treatment(supplier["country"], inv["category"])
+    country = ctx.scalar("SELECT country FROM suppliers WHERE supplier_id = ?", (inv["supplier_id"],), "supplier")
+    kind = treatment(country, inv["category"])
     lines: list[Line] = invoice_lines(
         kind, inv["category"], inv["expense_account"], inv["net_cents"], inv["vat_cents"], inv["gross_cents"]
     )
@@ -292,10 +304,10 @@ def _update_po(ctx: V1Episode, inv: dict[str, Any]) -> None:
         "UPDATE purchase_orders SET net_invoiced_cents = net_invoiced_cents + ? WHERE po_number = ?",
         (sign * inv["net_cents"], po),
     )
-    body = ctx.one("SELECT body FROM documents WHERE invoice_id = ?", (inv["invoice_id"],))
-    if body is None:
+    row = ctx.conn.execute("SELECT body FROM documents WHERE invoice_id = ?", (inv["invoice_id"],)).fetchone()
+    if row is None:
         return
-    for line in ctx.documents.document(body["body"]).lines:
+    for line in ctx.documents.document(row[0]).lines:
         if line.po_line is not None:
             ctx.conn.execute(
                 "UPDATE po_lines SET invoiced_qty = invoiced_qty + ? WHERE po_number = ? AND line_no = ?",

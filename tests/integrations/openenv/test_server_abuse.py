@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from officegym.integrations.server_limits import ServerLimits
 
 from .conftest import HANG_GUARD, gold_path, one_task_per_tier
-from .server_clients import open_socket, raw_ws, reset, step, text_of
+from .server_clients import host_port, open_socket, raw_ws, reset, step, text_of
 
 ENV_ID = "officegym/InvoiceApproval-v0"
 LIMIT = 64 * 1024
@@ -83,6 +83,10 @@ def test_a_finished_request_is_never_cut_by_the_header_timeout(url: str) -> None
         assert text_of(step(ws, {"name": "finish", "arguments": {}}))
 
 
+ABUSER = "127.0.0.2"
+"""The abuser's own peer address (all of 127/8 is loopback): another client, with a budget of its own."""
+
+
 class Abuser:
     """One client doing everything issue 27 did at once, on a thread, until stopped: frames over the limit,
     frames just under it, and connections that never finish their headers."""
@@ -95,11 +99,11 @@ class Abuser:
         slow: list[socket.socket] = []
         near_limit = json.dumps({"type": "step", "data": {"name": "x", "arguments": {"b": "A" * (LIMIT - 200)}}})
         while not self.stop.is_set():
-            sock = open_socket(self.url)
+            sock = socket.create_connection(host_port(self.url), timeout=HANG_GUARD, source_address=(ABUSER, 0))
             sock.sendall(b"POST /reset HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             slow.append(sock)
             try:
-                with raw_ws(self.url) as ws:
+                with raw_ws(self.url, source_address=(ABUSER, 0)) as ws:
                     ws.send(near_limit)
                     ws.recv(timeout=HANG_GUARD)
                     ws.send(oversize_frame())

@@ -126,6 +126,9 @@ def test_the_token_comes_from_the_environment_when_not_given(token_url: str, mon
         (["--max-sessions-per-client", "0"], "--max-sessions-per-client must be at least 1"),
         (["--max-body-bytes", "10"], "--max-body-bytes must be at least 1024"),
         (["--header-timeout", "-1"], "--header-timeout must be a positive number"),
+        (["--client-bytes-per-s", "100"], "--client-bytes-per-s must be at least 1024"),
+        (["--client-sessions-per-s", "0"], "--client-sessions-per-s must be a positive number"),
+        (["--client-sessions-per-s", "inf"], "--client-sessions-per-s must be a positive number"),
     ],
 )
 def test_serve_refuses_to_start_exposed_or_misconfigured_with_one_line(
@@ -146,7 +149,8 @@ def test_the_help_says_what_is_exposed_and_how_it_is_protected(capsys: pytest.Ca
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for phrase in ["What is exposed", "How it is protected", "--token", "Origin", "--idle-timeout", "no TLS"]:
+    phrases = ["What is exposed", "How it is protected", "--token", "Origin", "--idle-timeout", "no TLS"]
+    for phrase in [*phrases, "--client-bytes-per-s", "--client-sessions-per-s", "held back"]:
         assert phrase in text
 
 

@@ -12,10 +12,15 @@ import pytest
 
 pytest.importorskip("openenv", reason="the OpenEnv server needs the openenv extra: pip install 'officegym[openenv]'")
 
+from officegym.integrations.server_limits import ServerLimits
+
 from .conftest import gold_path, one_task_per_tier
 from .server_clients import ask, raw_ws, reset, step, text_of
 
 ENV_ID = "officegym/InvoiceApproval-v0"
+LIMITS = ServerLimits(max_body_bytes=1024 * 1024, client_bytes_per_s=8 * 1024 * 1024)
+"""The deepest frames here are 600 KB (JSON nested 100,000 deep, the issue's case): the server takes messages
+of up to 1 MiB (the default is 64 KiB), with a byte budget to match, so that they reach the frame guard."""
 BAD_FRAMES = [
     pytest.param("null", id="null"),
     pytest.param("5", id="number"),
@@ -35,7 +40,7 @@ BAD_FRAMES = [
 def url() -> Iterator[str]:
     from officegym.integrations.openenv_server import running_server
 
-    with running_server(ENV_ID) as base:
+    with running_server(ENV_ID, limits=LIMITS) as base:
         yield base
 
 

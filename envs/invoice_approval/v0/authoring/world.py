@@ -39,6 +39,13 @@ N_HISTORY = N_HISTORY_APPROVED + N_HISTORY_REJECTED
 MAX_SCALE = 100  # creditor numbers (70001-79998) hold 166 x 60 suppliers; 100 keeps invoice IDs at five digits
 
 
+class UnbuildablePlan(RuntimeError):
+    """A seed whose plan does not fit the company: its traps and history already need more purchase orders than
+    the company holds (``add_filler_pos``). A property of the seed, like a batch the task builder refuses, so
+    the bundle reports it as an unusable company (one the train seed search skips) rather than as a crash.
+    A ``RuntimeError``, as before, so a caller that caught that still catches it."""
+
+
 @cache
 def load_asset(name: str) -> Any:
     """A JSON file of v0's own from ``assets/invoice_approval/v0`` (cached: assets never change at run time)."""
@@ -103,7 +110,7 @@ def add_filler_pos(f: InvoiceFactory, scale: int = 1) -> None:
     """POs without open invoices (some closed, some partly invoiced) up to the canonical count per scale."""
     wanted = N_PURCHASE_ORDERS * scale
     if len(f.pos) > wanted:
-        raise RuntimeError(f"the plan needs {len(f.pos)} POs, more than {wanted}")
+        raise UnbuildablePlan(f"the plan needs {len(f.pos)} POs, more than {wanted}")
     while len(f.pos) < wanted:
         s = f.rng.choice(f.suppliers)
         value = f.rng.randint(5, 400) * 10000
