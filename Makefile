@@ -21,8 +21,10 @@ RAY := $(RAY_VENV)/.installed-ray
 RAY_TEST_DEPS := 'pytest>=8' 'pytest-xdist>=3' 'torch==2.13.0'
 # RLlib's tests: each skips without the ray extra (pytest.importorskip); the main run leaves them out by name, so
 # a .venv that still holds an old ray beside the newest gymnasium does not run them either
-RAY_TESTS := tests/evaluation/test_ray_backend.py tests/examples/test_rllib_masking.py \
-	tests/integrations/ray_serve/test_ray_serve_cluster.py
+RAY_TESTS := tests/evaluation/test_ray_backend.py tests/examples/test_rllib_masking.py
+# Ray Serve's cluster test starts a multi-node cluster of its own: it runs after the others, alone, since a
+# `ray.init()` elsewhere on the machine (the RLlib example's) would join that cluster instead of starting its own
+SERVE_TESTS := tests/integrations/ray_serve/test_ray_serve_cluster.py
 CORE_TESTS := tests/contract/test_contract.py tests/contract/test_reset_options.py tests/contract/test_bad_input.py \
 	tests/contract/test_fork.py tests/test_vector.py tests/test_gymnasium_versions.py tests/spaces tests/frozen \
 	tests/vector
@@ -70,8 +72,9 @@ browser:
 
 # --dist loadfile in .venv-ray: each test file stays on one worker, so Ray starts once, beside the core set
 test: $(FULL) $(RAY) browser
-	$(BIN)/python -m pytest -n 2 $(addprefix --ignore=,$(RAY_TESTS))
+	$(BIN)/python -m pytest -n 2 $(addprefix --ignore=,$(RAY_TESTS) $(SERVE_TESTS))
 	$(RAY_BIN)/python -m pytest -n 2 --dist loadfile $(RAY_TESTS) $(CORE_TESTS)
+	$(RAY_BIN)/python -m pytest $(SERVE_TESTS)
 	$(MAKE) --no-print-directory lint typecheck docs-build
 
 lint: $(FULL)
