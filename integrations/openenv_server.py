@@ -167,7 +167,7 @@ def _serve_options(args: argparse.Namespace) -> dict[str, Any]:
         "max_sessions": args.max_sessions,
         "limits": limits,
         "log_level": args.log_level,
-        "workers": default_workers() if args.workers is None else check_workers(args.workers),
+        "workers": default_workers() if args.workers is None else args.workers,  # checked by serve()
     }
 
 

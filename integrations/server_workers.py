@@ -56,7 +56,6 @@ class Supervisor:
     """The running workers of one server, by index."""
 
     plan: WorkerPlan
-    count: int
     say: Callable[[str], None]
     workers: dict[int, BaseProcess] = field(default_factory=dict)
     stopping: bool = False
@@ -121,11 +120,11 @@ def serve_workers(
     log_level: str,
     announce: Callable[[str], None],
 ) -> None:
-    """Serve ``env_id`` from ``workers`` processes until SIGINT or SIGTERM."""
+    """Serve ``env_id`` from ``workers`` processes until SIGINT or SIGTERM (``openenv_server.serve`` has
+    checked ``workers``)."""
     from .openenv import openenv_types, require
     from .openenv_session import make_env
 
-    check_workers(workers)
     limits.check_exposure(host)
     openenv_types()  # the extra is checked here, where a missing one is one line, not in every worker
     require("uvicorn")
@@ -135,7 +134,7 @@ def serve_workers(
     plan = WorkerPlan(
         env_id, dict(env_kwargs or {}), host, held.getsockname()[1], max_sessions, limits, log_level, directory
     )
-    supervisor = Supervisor(plan, workers, say=lambda line: print(line, file=sys.stderr, flush=True))
+    supervisor = Supervisor(plan, say=lambda line: print(line, file=sys.stderr, flush=True))
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         for index in range(workers):

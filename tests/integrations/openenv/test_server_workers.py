@@ -36,6 +36,7 @@ from .server_clients import ask, raw_ws, reset
 ENV_ID = "officegym/InvoiceApproval-v0"
 TOKEN = "workers-test-token-0123456789"
 WORKER = "x-officegym-worker"
+SERVE = [sys.executable, "-m", "officegym.cli", "serve", ENV_ID, "--port", "0", "--workers", "2"]
 CONNECTIONS = 24
 """Fresh connections per check: all on one of two workers by chance has probability 2 x 2^-24."""
 
@@ -54,7 +55,7 @@ class Server:
 @contextmanager
 def workers_server(*options: str) -> Iterator[Server]:
     """``officegym serve ENV --workers 2 --port 0`` until the block ends, then SIGTERM: exit 0, no worker left."""
-    command = [sys.executable, "-m", "officegym.cli", "serve", ENV_ID, "--port", "0", "--workers", "2", *options]
+    command = [*SERVE, *options]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline() if process.stdout else ""
@@ -178,7 +179,7 @@ def restart_line(server: Server) -> str:
 def test_workers_end_when_the_supervisor_is_killed() -> None:
     """SIGKILL gives the supervisor no chance to stop its workers; they end by themselves (the kernel's parent
     death signal) and free the port."""
-    command = [sys.executable, "-m", "officegym.cli", "serve", ENV_ID, "--port", "0", "--workers", "2"]
+    command = SERVE
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = process.stdout.readline() if process.stdout else ""

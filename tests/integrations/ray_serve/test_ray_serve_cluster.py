@@ -11,7 +11,6 @@ without the key they are refused. Nothing is timed; every socket waits at most t
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -24,6 +23,7 @@ import httpx
 from websockets.sync.client import connect
 
 from benchmarks.openenv_load import Job, local_replay, plan, record
+from benchmarks.ray_serve_scale import free_port
 from officegym.integrations.ray_serve import APP_NAME, deploy
 from officegym.integrations.ray_serve_asgi import NODE_HEADER, REPLICA_HEADER, SESSION_KEY_HEADER
 
@@ -35,13 +35,6 @@ HANG_GUARD = 600.0
 """Seconds any socket may wait: a guard against a hang, not a speed check."""
 INVOICE = "officegym/InvoiceApproval-v0"
 SESSIONS_PER_REPLICA = 3
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
