@@ -149,15 +149,14 @@ def drive(
     steps, latencies, counting = 0, [], False
     cpu_before = server_before = counted_from = 0.0
     now = start
-    inbox = bytearray(1 << 16)
-    inbox_view = memoryview(inbox)
+    inbox = memoryview(bytearray(1 << 16))
     while now < until:
         for key, _ in chooser.select(timeout=GUARD_S):
             session = key.data
             got = session.sock.recv_into(inbox)
             if not got:
                 raise ConnectionError("a session was closed by the server")
-            session.buffer += inbox_view[:got]
+            session.buffer += inbox[:got]
             if not session.replies():
                 continue
             now = time.perf_counter()

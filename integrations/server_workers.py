@@ -121,11 +121,10 @@ def serve_workers(
     announce: Callable[[str], None],
 ) -> None:
     """Serve ``env_id`` from ``workers`` processes until SIGINT or SIGTERM (``openenv_server.serve`` has
-    checked ``workers``)."""
+    checked ``workers`` and the exposure of ``host``)."""
     from .openenv import openenv_types, require
     from .openenv_session import make_env
 
-    limits.check_exposure(host)
     openenv_types()  # the extra is checked here, where a missing one is one line, not in every worker
     require("uvicorn")
     make_env(env_id, env_kwargs).close()

@@ -243,7 +243,9 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall
-        timeout = 10  # an idle keep-alive connection is closed after this many seconds
+        # a hang guard, not a limit: a connection silent this long (idle keep-alive, or a client stalled
+        # mid-request on a loaded machine) is closed; handler threads are daemons, so none outlives a test
+        timeout = 600
 
         def do_GET(self) -> None:
             self._answer("GET", {})
