@@ -24,7 +24,7 @@ from .openenv import DEFAULT_MAX_SESSIONS, create_app
 from .openenv_session import parse_env_kwargs
 from .server_limits import ServerLimits, token_from
 from .server_uvicorn import GRACEFUL_SHUTDOWN_S, base_url, bind, describe, settle_heap, uvicorn_server
-from .server_workers import check_workers, default_workers, serve_workers
+from .server_workers import MAX_WORKERS, check_workers, default_workers, serve_workers
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -174,21 +174,26 @@ def _serve_options(args: argparse.Namespace) -> dict[str, Any]:
 # --------------------------------------------------------------------------- a container or a Space
 SPACE_DEFAULT_ENV_ID = "officegym/InvoiceApproval-v1"
 SPACE_DEFAULT_MAX_SESSIONS = 64
+SPACE_DEFAULT_WORKERS = 1
+"""One process, not one per core as ``officegym serve``: a Space's free tier has 2 shared vCPUs, and a container
+is often given a share of its host's cores that ``default_workers`` cannot see."""
 
 
 @dataclass(frozen=True)
 class SpaceConfig:
     """What a container or a Hugging Face Space serves, from environment variables (a Dockerfile's ``ENV``, a
     Space's variables), since neither has a command line to pass ``officegym serve``'s options on:
-    ``OFFICEGYM_ENV_ID``, ``OFFICEGYM_ENV_KWARGS`` (a JSON object), ``OFFICEGYM_MAX_SESSIONS``,
+    ``OFFICEGYM_ENV_ID``, ``OFFICEGYM_ENV_KWARGS`` (a JSON object), ``OFFICEGYM_MAX_SESSIONS`` (per worker),
     ``OFFICEGYM_SESSION_TIMEOUT`` (idle seconds before a session is reaped; unset: ``officegym serve``'s
-    default) and ``OFFICEGYM_SERVE_TOKEN`` (required on every interface, as a container binds)."""
+    default), ``OFFICEGYM_SERVE_TOKEN`` (required on every interface, as a container binds) and
+    ``OFFICEGYM_WORKERS`` (``officegym serve --workers``; unset: ``SPACE_DEFAULT_WORKERS``)."""
 
     env_id: str
     env_kwargs: dict[str, Any]
     max_sessions: int
     session_timeout: float | None
     token: str | None = None
+    workers: int = SPACE_DEFAULT_WORKERS
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> SpaceConfig:
@@ -196,11 +201,14 @@ class SpaceConfig:
         kwargs = parse_env_kwargs(environ.get("OFFICEGYM_ENV_KWARGS"), "OFFICEGYM_ENV_KWARGS")
         sessions = _number(environ, "OFFICEGYM_MAX_SESSIONS", int, SPACE_DEFAULT_MAX_SESSIONS)
         timeout = _number(environ, "OFFICEGYM_SESSION_TIMEOUT", float, None)
+        workers = _number(environ, "OFFICEGYM_WORKERS", int, SPACE_DEFAULT_WORKERS)
         if sessions < 1:
             raise ValueError(f"OFFICEGYM_MAX_SESSIONS must be at least 1, got {sessions}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"OFFICEGYM_SESSION_TIMEOUT must be a positive number of seconds, got {timeout}")
-        return cls(env_id, kwargs, sessions, timeout, token_from(None, environ))
+        if not 1 <= workers <= MAX_WORKERS:
+            raise ValueError(f"OFFICEGYM_WORKERS must be between 1 and {MAX_WORKERS}, got {workers}")
+        return cls(env_id, kwargs, sessions, timeout, token_from(None, environ), workers)
 
     @property
     def limits(self) -> ServerLimits:
@@ -226,8 +234,10 @@ def _number(environ: Mapping[str, str], name: str, kind: Callable[[str], Any], d
 
 
 def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> None:
-    """``main()`` of a Space's ``server/app.py``: serve its app on ``--host`` (default every interface, as a
-    container needs) and ``--port`` (default 8000, the port ``openenv.yaml`` declares)."""
+    """``main()`` of a Space's ``server/app.py``: serve on ``--host`` (default every interface, as a container
+    needs) and ``--port`` (default 8000, the port ``openenv.yaml`` declares). One worker serves ``app``, the one
+    ``server/app.py`` made at import; more are ``officegym serve --workers``'s supervisor and spawned workers,
+    each of which makes its own app from ``config`` (an app cannot cross into another process)."""
     parser = argparse.ArgumentParser(description=f"serve {config.env_id} over OpenEnv")
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=8000)
@@ -236,6 +246,9 @@ def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> 
         config.limits.check_exposure(args.host)
     except ValueError as error:  # one line, not a traceback, in the container's log
         raise SystemExit(f"Error: {error} (a container: set the variable in its environment)") from None
+    if config.workers > 1:
+        _serve_space_workers(config, args.host, args.port)
+        return
     run_app(
         app,
         config.env_id,
@@ -244,4 +257,21 @@ def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> 
         max_sessions=config.max_sessions,
         limits=config.limits,
         log_level="info",
+    )
+
+
+def _serve_space_workers(config: SpaceConfig, host: str, port: int) -> None:
+    """``serve`` with ``config.workers`` workers. Its start line is flushed: the supervisor's stdout is not
+    the workers', and a log read from a file (a test's, a container's without ``PYTHONUNBUFFERED``) would
+    otherwise hold it back until the supervisor ends."""
+    serve(
+        config.env_id,
+        host=host,
+        port=port,
+        env_kwargs=config.env_kwargs,
+        max_sessions=config.max_sessions,
+        limits=config.limits,
+        log_level="info",
+        announce=lambda line: print(line, flush=True),
+        workers=config.workers,
     )
