@@ -2,10 +2,12 @@
 a no-op env behind the same app.
 
 ``python -m benchmarks.server_workers`` starts each server as a subprocess (``serve(..., workers=N)``, what
-``officegym serve --workers N`` runs) for two envs: ``officegym/InvoiceApproval-v0`` and the no-op tool env of
+``officegym serve --workers N`` runs) for three envs: ``officegym/InvoiceApproval-v0``, the no-op tool env of
 ``benchmarks/noop_tool_env.py`` (one tool that does nothing: what the app, the protocol and officegym's dispatch
-cost on their own). 64 WebSocket sessions then play for a fixed time: InvoiceApproval sessions their tasks' gold paths
-(a reset, every step, again), no-op sessions the same number of no-op steps per reset.
+cost on their own) and between them the replay of ``benchmarks/replay_tool_env.py`` (v0's calls and v0's replies,
+byte for byte, without v0's work: what v0's bigger messages cost the app). 64 WebSocket sessions then play for a
+fixed time: InvoiceApproval and replay sessions v0's gold paths (a reset, every step, again), no-op sessions the
+same number of no-op steps per reset.
 
 The client is as lean as a client can be in Python, so the cores go to the servers: one process, one thread,
 raw sockets and a ``selectors`` loop, every frame built before the clock starts (the mask key is zero, which
@@ -17,7 +19,10 @@ come from its own back-to-back runs, and the median of those ratios is the headl
 drifts between rounds, so a ratio of medians taken from different rounds would mix loads).
 
 Targets (issue 26): per worker, the env's steps/s at least 0.8x the no-op's at 64 sessions; 2 workers at least
-1.7x one worker. Writes ``benchmarks/results/server_workers.json``.
+1.7x one worker. The replay splits the first ratio into the app's part (replay against no-op) and the env's
+(v0 against replay): the product of the two. Before the servers, ``session_step`` plays the same messages into
+64 sessions in one process without a server (each env's own CPU per message), so the server's CPU per step
+can be set against the env's. Writes ``benchmarks/results/server_workers.json``.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from typing import Any
 RESULT = Path(__file__).parent / "results" / "server_workers.json"
 INVOICE = "officegym/InvoiceApproval-v0"
 NOOP = "benchmarks.noop_tool_env:officegym-bench/NoopTool-v0"
+REPLAY = "benchmarks.replay_tool_env:officegym-bench/ReplayInvoice-v0"
+ENVS = (INVOICE, REPLAY, NOOP)
 SESSIONS = 64
 GUARD_S = 600.0
 
@@ -58,9 +65,10 @@ def frame(payload: dict[str, Any]) -> bytes:
     return head + b"\0\0\0\0" + data
 
 
-def episodes(env_id: str) -> list[list[bytes]]:
-    """Per task, the frames of one episode: a reset, then each step of its gold path (the no-op env: as many
-    no-op steps, so both envs are stepped as often per reset)."""
+def messages(env_id: str) -> list[list[dict[str, Any]]]:
+    """Per task, the messages of one episode: a reset, then each step of its gold path (the no-op env: as many
+    no-op steps, so every env is stepped as often per reset; the replay env: InvoiceApproval-v0's own, since its
+    tasks and tools are v0's)."""
     import gymnasium as gym
 
     import officegym  # noqa: F401  (registers the envs)
@@ -71,15 +79,17 @@ def episodes(env_id: str) -> list[list[bytes]]:
     paths = [(task, [*inner.gold_actions(task), FINISH_ACTION]) for task in inner.task_ids]
     env.close()
     if env_id == NOOP:
-        noop = {"name": "noop", "arguments": {}}
-        return [
-            [frame({"type": "reset", "data": {}})] + [frame({"type": "step", "data": noop})] * len(p) for _, p in paths
-        ]
-    resets = [frame({"type": "reset", "data": {"task_id": task, "seed": 0}}) for task, _ in paths]
+        noop = {"type": "step", "data": {"name": "noop", "arguments": {}}}
+        return [[{"type": "reset", "data": {}}] + [noop] * len(path) for _, path in paths]
     return [
-        [reset] + [frame({"type": "step", "data": call}) for call in path]
-        for reset, (_, path) in zip(resets, paths, strict=True)
+        [{"type": "reset", "data": {"task_id": task, "seed": 0}}] + [{"type": "step", "data": call} for call in path]
+        for task, path in paths
     ]
+
+
+def episodes(env_id: str) -> list[list[bytes]]:
+    """``messages(env_id)`` as the client's frames."""
+    return [[frame(message) for message in episode] for episode in messages(env_id)]
 
 
 # --------------------------------------------------------------------------- the client
@@ -228,8 +238,11 @@ def measure(
 
 # --------------------------------------------------------------------------- the run
 def run(rounds: int, warmup_s: float, measure_s: float) -> dict[str, Any]:
-    plans = {env_id: episodes(env_id) for env_id in (INVOICE, NOOP)}
-    configs = [(env_id, workers) for workers in (1, 2) for env_id in (INVOICE, NOOP)]
+    from .session_step import us_per_message
+
+    alone = {env_id: us_per_message(env_id) for env_id in ENVS}
+    plans = {env_id: episodes(env_id) for env_id in ENVS}
+    configs = [(env_id, workers) for workers in (1, 2) for env_id in ENVS]
     runs: dict[str, list[dict[str, Any]]] = {f"{env_id} x{workers}": [] for env_id, workers in configs}
     for _ in range(rounds):
         for env_id, workers in configs:
@@ -239,17 +252,29 @@ def run(rounds: int, warmup_s: float, measure_s: float) -> dict[str, Any]:
         ratios({name: results[index]["steps_per_s"] for name, results in runs.items()}) for index in range(rounds)
     ]
     headline = {key: round(statistics.median(entry[key] for entry in by_round), 3) for key in by_round[0]}
-    return {"ratios": headline, "ratios_by_round": by_round, "median": median, "rounds": runs}
+    return {
+        "ratios": headline,
+        "ratios_by_round": by_round,
+        "median": median,
+        "sessions_without_server_us_per_message": alone,
+        "rounds": runs,
+    }
 
 
 def ratios(rate: dict[str, float]) -> dict[str, float]:
-    """The targets' ratios of one round's steps/s (each round's configurations run back to back)."""
-    return {
-        "env_vs_noop_1_worker": round(rate[f"{INVOICE} x1"] / rate[f"{NOOP} x1"], 3),
-        "env_vs_noop_2_workers": round(rate[f"{INVOICE} x2"] / rate[f"{NOOP} x2"], 3),
-        "env_2_workers_vs_1": round(rate[f"{INVOICE} x2"] / rate[f"{INVOICE} x1"], 3),
-        "noop_2_workers_vs_1": round(rate[f"{NOOP} x2"] / rate[f"{NOOP} x1"], 3),
-    }
+    """The targets' ratios of one round's steps/s (each round's configurations run back to back), and the two
+    parts of the first one: the app's (v0's messages replayed against the no-op's) and the env's own work (v0
+    against its replay)."""
+    found = {}
+    for workers in (1, 2):
+        plural = "worker" if workers == 1 else "workers"
+        env, replay, noop = (rate[f"{env_id} x{workers}"] for env_id in ENVS)
+        found[f"env_vs_noop_{workers}_{plural}"] = round(env / noop, 3)
+        found[f"replay_vs_noop_{workers}_{plural}"] = round(replay / noop, 3)
+        found[f"env_vs_replay_{workers}_{plural}"] = round(env / replay, 3)
+    for env_id, name in ((INVOICE, "env"), (REPLAY, "replay"), (NOOP, "noop")):
+        found[f"{name}_2_workers_vs_1"] = round(rate[f"{env_id} x2"] / rate[f"{env_id} x1"], 3)
+    return found
 
 
 def _median(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -54,6 +54,18 @@ FIGURES: tuple[Figure, ...] = (
         "InvoiceApproval-v0 against the no-op: {:.2f}× with 1 worker, {:.2f}× with 2** (rounds",
         ("ratios.env_vs_noop_1_worker", "ratios.env_vs_noop_2_workers"),
     ),
+    Figure(
+        PERF,
+        "server_workers.json",
+        "**the replay against the no-op {:.2f}× and {:.2f}×** (what the app pays",
+        ("ratios.replay_vs_noop_1_worker", "ratios.replay_vs_noop_2_workers"),
+    ),
+    Figure(
+        PERF,
+        "server_workers.json",
+        "**v0 against its replay {:.2f}× and {:.2f}×** (v0's own work",
+        ("ratios.env_vs_replay_1_worker", "ratios.env_vs_replay_2_workers"),
+    ),
     # Ray Serve scale-out (scale-out.md, ray_serve_scale.json)
     Figure(
         "docs/scale-out.md",
