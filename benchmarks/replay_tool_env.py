@@ -95,6 +95,7 @@ class ReplayInvoiceEnv(ToolEnv[Replay]):
     TIERS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, max_turns: int = 1_000_000, render_mode: str | None = None) -> None:
+        # filled when the first env is made, not at import: reading v0's tools means playing v0's gold paths
         type(self).TOOLS, type(self).TIERS = replay_tools(), source()[2]
         super().__init__(max_turns=max_turns, render_mode=render_mode)
 
