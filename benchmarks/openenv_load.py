@@ -1,13 +1,13 @@
 """Load test of ``officegym serve``: many OpenEnv sessions at once, each a full gold episode, checked step by step.
 
 ``python -m benchmarks.openenv_load`` starts one server per env id as a subprocess (``officegym serve ENV_ID
---port 0``, the real command) and drives them with OpenEnv's own async client (``GenericEnvClient``) from
-this process, over loopback:
+--port 0``, the real command, with its default of one worker per core) and drives them with OpenEnv's own
+async client (``GenericEnvClient``) from this process, over loopback:
 
-- **distinct**: every round opens one session per task of every env at once (60 InvoiceApproval + 20
-  VendorReview = 80 sessions, so every session plays a different task). Each session connects and resets,
-  then waits at a barrier until every session has reset, so all of them are open together; then all play
-  their gold path (and ``finish``) interleaved.
+- **distinct**: every round opens one session per task of every registered env id at once (556 sessions on the
+  six ids of InvoiceApproval and VendorReview v0-v2, so every session plays a different task). Each session
+  connects and resets, then waits at a barrier until every session has reset, so all of them are open
+  together; then all play their gold path (and ``finish``) interleaved.
 - **crowd**: one InvoiceApproval server holds 4 sessions per task (240 at once, different seeds), the case
   where sessions sharing anything would collide on the same invoices.
 - **single**: one session playing tasks one after another: the latency without load, for comparison.
