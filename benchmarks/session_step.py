@@ -3,9 +3,10 @@ process straight into the sessions a worker holds (``OfficeSession``: the env an
 no protocol, no sockets), 64 sessions in turn as the server takes them.
 
 Beside the server's CPU per step this separates the two ways the env costs a worker: its own work, measured
-here, and what that work does to everything around it (the server's extra CPU per step beyond this figure:
-the app's code and the env's share the CPU's caches and branch predictors, so each runs slower between the
-other's calls than it does in a loop of its own). CPU time (``process_time``), so other load on the machine
+here, and what that work does to everything around it (the server's extra CPU per step beyond this figure;
+most likely the app's code and the env's evicting each other from the CPU's caches and branch predictors, so
+each runs slower between the other's calls than in a loop of its own: a worker holding 32 sessions costs less
+per step than one holding 64). CPU time (``process_time``), so other load on the machine
 costs little here; reported in µs per message (resets and steps alike, as the server counts them).
 """
 
