@@ -232,6 +232,24 @@ def test_space_config_reads_its_variables_and_refuses_bad_ones_by_name() -> None
             SpaceConfig.from_environ(variables)
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("OFFICEGYM_WORKERS", "0", "OFFICEGYM_WORKERS must be between 1 and 256, got 0"),
+        ("OFFICEGYM_MAX_SESSIONS", "many", "OFFICEGYM_MAX_SESSIONS must be an integer, got 'many'"),
+        ("OFFICEGYM_ENV_KWARGS", "{x", "OFFICEGYM_ENV_KWARGS is not valid JSON"),
+    ],
+)
+def test_the_dockerfiles_command_refuses_a_bad_variable_in_one_line(variable: str, value: str, message: str) -> None:
+    """A container's log shows one ``Error:`` line that names the variable, and the process exits non-zero."""
+    environ = {**os.environ, variable: value}
+    command = [sys.executable if part == "python" else part for part in docker_cmd()]
+    done = subprocess.run(command, cwd=SPACE, env=environ, capture_output=True, text=True, timeout=HANG_GUARD)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {message}"), done.stderr
+
+
 @pytest.mark.parametrize(("value", "workers"), [("", 1), ("  ", 1), ("1", 1), (" 3 ", 3), ("256", 256)])
 def test_space_config_serves_one_worker_unless_told_otherwise(value: str, workers: int) -> None:
     """A Space's free tier has 2 shared vCPUs: unset or empty, ``OFFICEGYM_WORKERS`` is one process."""
