@@ -59,13 +59,24 @@ class Replay:
         return reply
 
 
+@dataclass(frozen=True)
+class Source:
+    """What the replay takes from v0: its system prompt, tools, tiers, tasks and each task's recording."""
+
+    system_prompt: str
+    tools: tuple[Tool, ...]
+    tiers: tuple[str, ...]
+    task_ids: tuple[str, ...]
+    recordings: dict[str, Recording]
+
+
 @functools.cache
-def source() -> tuple[str, tuple[Tool, ...], tuple[str, ...], tuple[str, ...], dict[str, Recording]]:
-    """v0's system prompt, tools, tiers, tasks and per-task recordings (played once per process)."""
+def source() -> Source:
+    """v0, read once per process (its gold paths are played to record them)."""
     env = gym.make(SOURCE_ID)
     inner: Any = env.unwrapped
     recordings = {task: _record(env, inner, task) for task in inner.task_ids}
-    found = (inner.system_prompt(), tuple(inner.TOOLS), tuple(inner.TIERS), tuple(inner.task_ids), recordings)
+    found = Source(inner.system_prompt(), tuple(inner.TOOLS), tuple(inner.TIERS), tuple(inner.task_ids), recordings)
     env.close()
     return found
 
@@ -85,7 +96,7 @@ def _replay(ctx: Replay, **arguments: Any) -> str:
 
 def replay_tools() -> tuple[Tool, ...]:
     """v0's tools with the replay in place of each one's body (none of them writes: there are no books)."""
-    return tuple(dataclasses.replace(tool, func=_replay, writes=False) for tool in source()[1])
+    return tuple(dataclasses.replace(tool, func=_replay, writes=False) for tool in source().tools)
 
 
 class ReplayInvoiceEnv(ToolEnv[Replay]):
@@ -96,14 +107,14 @@ class ReplayInvoiceEnv(ToolEnv[Replay]):
 
     def __init__(self, max_turns: int = 1_000_000, render_mode: str | None = None) -> None:
         # filled when the first env is made, not at import: reading v0's tools means playing v0's gold paths
-        type(self).TOOLS, type(self).TIERS = replay_tools(), source()[2]
+        type(self).TOOLS, type(self).TIERS = replay_tools(), source().tiers
         super().__init__(max_turns=max_turns, render_mode=render_mode)
 
     def _task_ids(self) -> Sequence[str]:
-        return source()[3]
+        return source().task_ids
 
     def _start_episode(self, task_id: str) -> tuple[Replay, str, dict[str, Any]]:
-        recording = source()[4][task_id]
+        recording = source().recordings[task_id]
         return Replay(recording), recording.opening, dict(recording.task_info)
 
     def _grade_episode(self, ctx: Replay) -> Grade:
@@ -111,10 +122,10 @@ class ReplayInvoiceEnv(ToolEnv[Replay]):
         return Grade(float(grade.pop("reward")), {}, grade)
 
     def task_tier(self, task_id: str) -> str:
-        return str(source()[4][task_id].task_info.get("tier", ""))
+        return str(source().recordings[task_id].task_info.get("tier", ""))
 
     def system_prompt(self) -> str:
-        return source()[0]
+        return source().system_prompt
 
 
 if ENV_ID not in gym.registry:

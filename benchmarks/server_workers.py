@@ -87,9 +87,9 @@ def messages(env_id: str) -> list[list[dict[str, Any]]]:
     ]
 
 
-def episodes(env_id: str) -> list[list[bytes]]:
-    """``messages(env_id)`` as the client's frames."""
-    return [[frame(message) for message in episode] for episode in messages(env_id)]
+def episodes(workload: list[list[dict[str, Any]]]) -> list[list[bytes]]:
+    """A workload of ``messages`` as the client's frames."""
+    return [[frame(message) for message in episode] for episode in workload]
 
 
 # --------------------------------------------------------------------------- the client
@@ -240,8 +240,9 @@ def measure(
 def run(rounds: int, warmup_s: float, measure_s: float) -> dict[str, Any]:
     from .session_step import us_per_message
 
-    alone = {env_id: us_per_message(env_id) for env_id in ENVS}
-    plans = {env_id: episodes(env_id) for env_id in ENVS}
+    workload = {env_id: messages(env_id) for env_id in ENVS}
+    alone = {env_id: us_per_message(env_id, workload[env_id]) for env_id in ENVS}
+    plans = {env_id: episodes(workload[env_id]) for env_id in ENVS}
     configs = [(env_id, workers) for workers in (1, 2) for env_id in ENVS]
     runs: dict[str, list[dict[str, Any]]] = {f"{env_id} x{workers}": [] for env_id, workers in configs}
     for _ in range(rounds):

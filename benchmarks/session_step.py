@@ -18,12 +18,14 @@ from typing import Any
 from .server_workers import SESSIONS, messages
 
 
-def us_per_message(env_id: str, rounds: int = 6, sessions: int = SESSIONS) -> float:
-    """µs of CPU per message over ``rounds`` passes in which every session plays one episode, the sessions'
-    messages interleaved (after one pass that is not counted)."""
+def us_per_message(
+    env_id: str, plans: list[list[dict[str, Any]]] | None = None, rounds: int = 6, sessions: int = SESSIONS
+) -> float:
+    """µs of CPU per message over ``rounds`` passes in which every session plays one episode of ``plans``
+    (default ``messages(env_id)``), the sessions' messages interleaved (after one pass that is not counted)."""
     from officegym.integrations.openenv_session import OfficeSession
 
-    plans = messages(env_id)
+    plans = messages(env_id) if plans is None else plans
     held = [OfficeSession(env_id) for _ in range(sessions)]
     try:
         _play(held, plans, 0)

@@ -24,7 +24,7 @@ from .openenv import DEFAULT_MAX_SESSIONS, create_app
 from .openenv_session import parse_env_kwargs
 from .server_limits import ServerLimits, token_from
 from .server_uvicorn import GRACEFUL_SHUTDOWN_S, base_url, bind, describe, settle_heap, uvicorn_server
-from .server_workers import MAX_WORKERS, check_workers, default_workers, serve_workers
+from .server_workers import check_workers, default_workers, serve_workers
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -201,13 +201,11 @@ class SpaceConfig:
         kwargs = parse_env_kwargs(environ.get("OFFICEGYM_ENV_KWARGS"), "OFFICEGYM_ENV_KWARGS")
         sessions = _number(environ, "OFFICEGYM_MAX_SESSIONS", int, SPACE_DEFAULT_MAX_SESSIONS)
         timeout = _number(environ, "OFFICEGYM_SESSION_TIMEOUT", float, None)
-        workers = _number(environ, "OFFICEGYM_WORKERS", int, SPACE_DEFAULT_WORKERS)
+        workers = check_workers(_number(environ, "OFFICEGYM_WORKERS", int, SPACE_DEFAULT_WORKERS), "OFFICEGYM_WORKERS")
         if sessions < 1:
             raise ValueError(f"OFFICEGYM_MAX_SESSIONS must be at least 1, got {sessions}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"OFFICEGYM_SESSION_TIMEOUT must be a positive number of seconds, got {timeout}")
-        if not 1 <= workers <= MAX_WORKERS:
-            raise ValueError(f"OFFICEGYM_WORKERS must be between 1 and {MAX_WORKERS}, got {workers}")
         return cls(env_id, kwargs, sessions, timeout, token_from(None, environ), workers)
 
     @property
@@ -233,6 +231,11 @@ def _number(environ: Mapping[str, str], name: str, kind: Callable[[str], Any], d
         raise ValueError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {text!r}") from None
 
 
+def container_exit(error: ValueError) -> SystemExit:
+    """A bad setting of a container as one line in its log, not a traceback."""
+    return SystemExit(f"Error: {error} (a container: set the variable in its environment)")
+
+
 def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> None:
     """``main()`` of a Space's ``server/app.py``: serve on ``--host`` (default every interface, as a container
     needs) and ``--port`` (default 8000, the port ``openenv.yaml`` declares). One worker serves ``app``, the one
@@ -244,8 +247,8 @@ def space_main(app: Any, config: SpaceConfig, argv: list[str] | None = None) -> 
     args = parser.parse_args(argv)
     try:
         config.limits.check_exposure(args.host)
-    except ValueError as error:  # one line, not a traceback, in the container's log
-        raise SystemExit(f"Error: {error} (a container: set the variable in its environment)") from None
+    except ValueError as error:
+        raise container_exit(error) from None
     if config.workers > 1:
         _serve_space_workers(config, args.host, args.port)
         return

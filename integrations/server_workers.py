@@ -45,9 +45,10 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def check_workers(workers: int) -> int:
+def check_workers(workers: int, name: str = "--workers") -> int:
+    """``workers``, or a ``ValueError`` that names where it came from (the option, or a container's variable)."""
     if not 1 <= workers <= MAX_WORKERS:
-        raise ValueError(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
+        raise ValueError(f"{name} must be between 1 and {MAX_WORKERS}, got {workers}")
     return workers
 
 

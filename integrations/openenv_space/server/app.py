@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import os
 
-from officegym.integrations.openenv_server import SpaceConfig, space_main
+from officegym.integrations.openenv_server import SpaceConfig, container_exit, space_main
 
 try:
     CONFIG = SpaceConfig.from_environ(os.environ)
 except ValueError as error:
     if __name__ != "__main__":  # imported (uvicorn server.app:app): the importer reports it
         raise
-    # the Dockerfile's command: one line in the container's log, not a traceback
-    raise SystemExit(f"Error: {error} (a container: set the variable in its environment)") from None
+    raise container_exit(error) from None  # the Dockerfile's command
 if __name__ != "__mp_main__":
     # With OFFICEGYM_WORKERS above 1, each worker is a spawned process that runs this file again under the name
     # __mp_main__ and then makes the app it serves itself (officegym.integrations.server_worker): an app made
